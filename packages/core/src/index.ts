@@ -1,0 +1,5 @@
+export * from './ids.js';
+export * from './problems.js';
+export * from './resources.js';
+export * from './secrets.js';
+export * from './settings.js';

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** Stable machine codes of `application/problem+json` answers (DESIGN.md section 7). */
+export const PROBLEM_CODES = [
+  'validation_failed',
+  'malformed_json',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'route_not_found',
+  'conflict',
+  'stable_id_mismatch',
+  'stable_id_taken',
+  'platform_name_required',
+  'unknown_agent',
+  'token_name_taken',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'database_unavailable',
+  'internal_error',
+] as const;
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
+
+export const problemSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.int(),
+  detail: z.string(),
+  code: z.enum(PROBLEM_CODES),
+  errors: z
+    .array(z.object({ path: z.string().describe('JSON Pointer, e.g. /body/config/token'), message: z.string() }))
+    .optional(),
+});
+export type Problem = z.infer<typeof problemSchema>;

@@ -1,0 +1,202 @@
+import { Cron } from 'croner';
+import { z } from 'zod';
+import { ID_PATTERN, ID_RULE } from './ids.js';
+import { agentConfigSchema } from './settings.js';
+
+/** What every mutation answers, so that a client can print exactly what happened. */
+export const mutationResultSchema = z.enum(['created', 'updated', 'unchanged']);
+export type MutationResult = z.infer<typeof mutationResultSchema>;
+
+export const idSchema = z.string().regex(ID_PATTERN, { message: `must be ${ID_RULE}` });
+export const timestampSchema = z.iso.datetime({ offset: true });
+
+// ---- orgs and tokens -------------------------------------------------------------------------
+
+export const orgCreateSchema = z.strictObject({
+  slug: idSchema,
+  name: z.string().min(1).max(200).optional(),
+});
+export const orgSchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type Org = z.infer<typeof orgSchema>;
+
+export const SCOPES = ['read', 'write', 'messages', 'admin'] as const;
+export const scopeSchema = z.enum(SCOPES);
+export type Scope = z.infer<typeof scopeSchema>;
+
+export const tokenCreateSchema = z.strictObject({
+  name: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[\w .:@-]+$/, { message: 'may hold letters, digits, spaces and _ . : @ -' }),
+  scopes: z.array(scopeSchema).min(1).max(SCOPES.length),
+  expiresInDays: z.int().min(1).max(3650).optional(),
+});
+export const tokenSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(scopeSchema),
+  createdAt: timestampSchema,
+  expiresAt: timestampSchema.nullable(),
+  lastUsedAt: timestampSchema.nullable(),
+  revokedAt: timestampSchema.nullable(),
+});
+export type Token = z.infer<typeof tokenSchema>;
+
+// ---- agents ----------------------------------------------------------------------------------
+
+export const agentUpsertSchema = z.strictObject({
+  agentId: idSchema,
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000).optional(),
+});
+export type AgentUpsert = z.infer<typeof agentUpsertSchema>;
+
+// ---- platforms -------------------------------------------------------------------------------
+
+export const PLATFORM_TYPES = ['team_chat', 'messenger'] as const;
+export const platformTypeSchema = z.enum(PLATFORM_TYPES);
+
+/** Config values are strings, numbers, booleans or lists and tables of them; secrets stay `$REFERENCES`. */
+type ConfigValue = string | number | boolean | null | ConfigValue[] | { [key: string]: ConfigValue };
+const configValue: z.ZodType<ConfigValue> = z.lazy(() =>
+  z.union([
+    z.string().max(8192),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(configValue).max(200),
+    z.record(z.string().max(200), configValue),
+  ]),
+);
+export const platformConfigSchema = z.record(z.string().min(1).max(200), configValue);
+
+export const platformPutSchema = z.strictObject({
+  type: platformTypeSchema,
+  name: z.string().min(1).max(100).optional(),
+  config: platformConfigSchema.default({}),
+});
+export type PlatformPut = z.infer<typeof platformPutSchema>;
+
+export const platformProblemSchema = z.object({
+  code: z.literal('secret_missing'),
+  variable: z.string(),
+  path: z.string(),
+  message: z.string(),
+});
+
+export const platformSchema = z.object({
+  stableId: z.string(),
+  agentId: z.string(),
+  type: platformTypeSchema,
+  name: z.string().nullable(),
+  config: platformConfigSchema,
+  webhookUrl: z.string(),
+  status: z.enum(['ok', 'error']),
+  problems: z.array(platformProblemSchema),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type Platform = z.infer<typeof platformSchema>;
+
+export const agentSchema = z.object({
+  agentId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+  config: agentConfigSchema.optional(),
+  platforms: z.array(platformSchema).optional(),
+});
+export type Agent = z.infer<typeof agentSchema>;
+
+// ---- memory schema (entity types, relationship types, watchers) -------------------------------
+
+const memorySlug = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'must be lowercase letters, digits, "_" or "-", at most 63' });
+
+export const entityTypeSchema = z.strictObject({
+  slug: memorySlug,
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000).optional(),
+});
+export const relationshipTypeSchema = entityTypeSchema;
+
+/** Five fields, each at least a minute apart: croner would also accept seconds, which we refuse. */
+export const cronSchema = z
+  .string()
+  .max(200)
+  .superRefine((expr, ctx) => {
+    const fields = expr.trim().split(/\s+/);
+    if (fields.length !== 5) {
+      ctx.addIssue({ code: 'custom', message: `must have 5 fields (minute hour day month weekday), got ${fields.length}` });
+      return;
+    }
+    try {
+      const runs = new Cron(expr, { timezone: 'UTC', paused: true }).nextRuns(2);
+      if (runs.length === 0) ctx.addIssue({ code: 'custom', message: 'never runs' });
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `is not a valid cron expression: ${(error as Error).message}` });
+    }
+  });
+
+const timeZone = z.string().refine(
+  (tz) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be an IANA time zone such as "Europe/Berlin"' },
+);
+
+export const watcherSchema = z.strictObject({
+  slug: memorySlug,
+  name: z.string().min(1).max(200),
+  schedule: cronSchema,
+  prompt: z.string().min(1).max(20_000),
+  agent: idSchema,
+  timezone: timeZone.optional(),
+});
+
+export const MEMORY_KINDS = ['entity_type', 'relationship_type', 'watcher'] as const;
+export const memoryKindSchema = z.enum(MEMORY_KINDS);
+export type MemoryKind = z.infer<typeof memoryKindSchema>;
+
+const upsertOperationSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ action: z.literal('upsert'), kind: z.literal('entity_type'), item: entityTypeSchema }),
+  z.strictObject({ action: z.literal('upsert'), kind: z.literal('relationship_type'), item: relationshipTypeSchema }),
+  z.strictObject({ action: z.literal('upsert'), kind: z.literal('watcher'), item: watcherSchema }),
+]);
+
+export const entitySchemaOperationSchema = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('list'), kind: memoryKindSchema.optional() }),
+  upsertOperationSchema,
+  z.strictObject({ action: z.literal('delete'), kind: memoryKindSchema, slug: memorySlug }),
+]);
+export type EntitySchemaOperation = z.infer<typeof entitySchemaOperationSchema>;
+
+const stored = { createdAt: timestampSchema, updatedAt: timestampSchema };
+export const storedEntityTypeSchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  ...stored,
+});
+export const storedWatcherSchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  schedule: z.string(),
+  prompt: z.string(),
+  agent: z.string(),
+  timezone: z.string().nullable(),
+  ...stored,
+});

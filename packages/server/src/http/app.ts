@@ -1,0 +1,74 @@
+import Fastify from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import { agentRoutes } from '../agents/routes.js';
+import { registerAuthentication } from '../auth/authenticate.js';
+import { tokenRoutes } from '../auth/routes.js';
+import { memoryRoutes } from '../memory/routes.js';
+import { registerMetrics } from '../ops/metrics.js';
+import { operationsRoutes } from '../ops/routes.js';
+import { orgRoutes } from '../orgs/routes.js';
+import { platformRoutes } from '../platforms/routes.js';
+import { registerErrorHandling } from './errors.js';
+import { registerDocs, registerOpenApi } from './openapi.js';
+import type { App, AppOptions, RouteAuth } from './types.js';
+import { validatorCompiler } from './validation.js';
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  auth: RouteAuth | undefined;
+}
+
+/** The gateway's HTTP app, not yet listening. `routes` is the route table the auth matrix tests. */
+export async function buildApp(options: AppOptions): Promise<{ app: App; routes: () => RegisteredRoute[] }> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    // Requests are traced by id in the logs; clients may bring their own.
+    requestIdHeader: 'x-request-id',
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider() as unknown as App;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // JSON only: any other content type is a 415 rather than a string handed to a JSON schema.
+  app.removeContentTypeParser('text/plain');
+
+  // Route options are collected as objects: a child plugin's onRoute hook (the docs) may still set
+  // `auth` on them after the parent's hook has run, so they are read only once the app is ready.
+  const declared: { method: string | string[]; url: string; config?: { auth?: RouteAuth } }[] = [];
+  app.addHook('onRoute', (route) => {
+    declared.push(route as (typeof declared)[number]);
+  });
+  const routes = (): RegisteredRoute[] =>
+    declared.flatMap((route) =>
+      [route.method].flat().map((method) => ({ method, url: route.url, auth: route.config?.auth })),
+    );
+  app.addHook('onReady', async () => {
+    const missing = routes().filter((r) => r.auth === undefined);
+    if (missing.length > 0) {
+      throw new Error(`routes without an auth declaration: ${missing.map((r) => `${r.method} ${r.url}`).join(', ')}`);
+    }
+  });
+
+  registerErrorHandling(app);
+  registerAuthentication(app, options);
+  const registry = registerMetrics(app, options.pool);
+  await registerOpenApi(app, options);
+
+  await app.register(
+    async (api) => {
+      const typed = api as unknown as App;
+      await typed.register(operationsRoutes(options, registry));
+      await typed.register(orgRoutes(options));
+      await typed.register(tokenRoutes(options));
+      await typed.register(agentRoutes(options));
+      await typed.register(platformRoutes(options));
+      await typed.register(memoryRoutes(options));
+      await registerDocs(typed, options);
+    },
+    { prefix: options.basePath },
+  );
+  return { app, routes };
+}

@@ -1,0 +1,15 @@
+import { problemSchema } from '@svc/core';
+import { z } from 'zod';
+
+/** Problem answers documented on every route (the error handler sends them). */
+export const problemResponses = {
+  400: problemSchema.describe('The request is not valid'),
+  401: problemSchema.describe('Missing or bad credentials'),
+  403: problemSchema.describe('The credentials lack the needed scope'),
+  404: problemSchema.describe('No such resource in this org'),
+};
+
+export const orgParams = z.object({ org: z.string().max(100).describe('org slug') });
+
+export const iso = (value: Date | string): string => new Date(value).toISOString();
+export const isoOrNull = (value: Date | string | null): string | null => (value === null ? null : iso(value));

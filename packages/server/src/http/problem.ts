@@ -1,0 +1,58 @@
+import type { Problem, ProblemCode } from '@svc/core';
+import type { FastifyReply } from 'fastify';
+
+export type ProblemDetail = Problem['errors'];
+
+const TITLES: Record<ProblemCode, string> = {
+  validation_failed: 'The request is not valid',
+  malformed_json: 'The body is not valid JSON',
+  unauthorized: 'Authentication required',
+  forbidden: 'Not allowed',
+  not_found: 'Not found',
+  route_not_found: 'No such route',
+  conflict: 'Conflict',
+  stable_id_mismatch: 'Stable ID does not match the platform',
+  stable_id_taken: 'Stable ID is taken',
+  platform_name_required: 'Platform name required',
+  unknown_agent: 'Unknown agent',
+  token_name_taken: 'Token name is taken',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  rate_limited: 'Too many requests',
+  database_unavailable: 'Database unavailable',
+  internal_error: 'Internal error',
+};
+
+/**
+ * An error that becomes an RFC 9457 problem answer. Thrown anywhere in a handler; the error
+ * handler turns it into `application/problem+json`.
+ */
+export class ProblemError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly errors?: ProblemDetail,
+  ) {
+    super(detail);
+    this.name = 'ProblemError';
+  }
+}
+
+export function problemBody(status: number, code: ProblemCode, detail: string, errors?: ProblemDetail): Problem {
+  return {
+    type: `https://svc.dev/problems/${code.replace(/_/g, '-')}`,
+    title: TITLES[code],
+    status,
+    detail,
+    code,
+    ...(errors && errors.length > 0 ? { errors } : {}),
+  };
+}
+
+export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  if (problem.status === 401) reply.header('www-authenticate', 'Bearer realm="svc"');
+  return reply.code(problem.status).type('application/problem+json').serializer(JSON.stringify).send(problem);
+}
+
+export const notFound = (what: string) => new ProblemError(404, 'not_found', `${what} does not exist`);

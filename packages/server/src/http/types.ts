@@ -1,0 +1,57 @@
+import type { Scope } from '@svc/core';
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Pool } from 'pg';
+
+/**
+ * What a route needs from its caller. `public` routes skip authentication; every other route names
+ * the scope it needs and whether it lives under `/api/:org`. A route without this declaration makes
+ * the server refuse to start, so no route can be added outside the authorization matrix.
+ */
+export type RouteAuth = 'public' | { scope: Scope | 'deployment_admin'; org: boolean };
+
+export interface Caller {
+  kind: 'token' | 'admin_password';
+  /** Scopes after expansion (admin implies every scope; write implies read). */
+  scopes: Set<Scope>;
+  token: { id: string; name: string; orgId: string; orgSlug: string } | null;
+}
+
+export interface OrgRef {
+  id: string;
+  slug: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+    org: OrgRef | null;
+  }
+}
+
+export interface AppOptions {
+  pool: Pool;
+  /** Mount prefix such as `/svc`, or `''`. */
+  basePath: string;
+  /** Absolute origin that clients reach the server at (e.g. `https://svc.example.com`), for webhook URLs. */
+  publicUrl?: string;
+  /** The deployment admin password accepted as a bearer value, when local admin is enabled. */
+  adminPassword: string | null;
+  /** Where secret references of platform configs are resolved (the server's own environment). */
+  secretEnv: Record<string, string | undefined>;
+  logger?: FastifyBaseLogger;
+  /** Largest JSON body accepted, in bytes. */
+  bodyLimit?: number;
+  version?: string;
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;

@@ -1,0 +1,3 @@
+export { buildApp, type RegisteredRoute } from './http/app.js';
+export type { AppOptions } from './http/types.js';
+export { type RunningServer, type ServerSettings, startServer } from './server.js';

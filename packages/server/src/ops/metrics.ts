@@ -1,0 +1,46 @@
+import client from 'prom-client';
+import type { Pool } from 'pg';
+import type { App } from '../http/types.js';
+
+/** A registry per app, so that several servers in one process (tests, benchmarks) never collide. */
+export function registerMetrics(app: App, pool: Pool): client.Registry {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const requests = new client.Counter({
+    name: 'svc_http_requests_total',
+    help: 'HTTP requests by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new client.Histogram({
+    name: 'svc_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const poolGauge = (name: string, help: string, read: () => number) =>
+    new client.Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  poolGauge('svc_db_pool_connections', 'Open connections in the PostgreSQL pool', () => pool.totalCount);
+  poolGauge('svc_db_pool_idle', 'Idle connections in the PostgreSQL pool', () => pool.idleCount);
+  poolGauge('svc_db_pool_waiting', 'Queries waiting for a pool connection', () => pool.waitingCount);
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw URL: label values must stay bounded.
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: String(reply.statusCode),
+    };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
+  });
+  return registry;
+}

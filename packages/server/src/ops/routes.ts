@@ -1,0 +1,57 @@
+import type { Registry } from 'prom-client';
+import { z } from 'zod';
+import { ProblemError } from '../http/problem.js';
+import type { App, AppOptions } from '../http/types.js';
+
+const tags = ['operations'];
+
+export function operationsRoutes(options: AppOptions, registry: Registry) {
+  return async (app: App) => {
+    app.get(
+      '/healthz',
+      {
+        config: { auth: 'public' },
+        schema: {
+          tags,
+          operationId: 'healthz',
+          summary: 'The process is alive',
+          response: { 200: z.object({ status: z.literal('ok') }) },
+        },
+      },
+      async () => ({ status: 'ok' as const }),
+    );
+
+    app.get(
+      '/readyz',
+      {
+        config: { auth: 'public' },
+        schema: {
+          tags,
+          operationId: 'readyz',
+          summary: 'The database is reachable',
+          response: { 200: z.object({ status: z.literal('ready') }) },
+        },
+      },
+      async () => {
+        try {
+          await options.pool.query('SELECT 1');
+        } catch (error) {
+          throw new ProblemError(503, 'database_unavailable', `the database is unreachable: ${(error as Error).message}`);
+        }
+        return { status: 'ready' as const };
+      },
+    );
+
+    app.get(
+      '/metrics',
+      {
+        config: { auth: 'public' },
+        schema: { tags, operationId: 'metrics', summary: 'Prometheus metrics', produces: ['text/plain'] },
+      },
+      async (_request, reply) => {
+        reply.type(registry.contentType).serializer((s) => s as string);
+        return registry.metrics();
+      },
+    );
+  };
+}

@@ -1,0 +1,79 @@
+import { idSchema, platformPutSchema, platformSchema, stablePlatformId } from '@svc/core';
+import { z } from 'zod';
+import { orgOf } from '../auth/authenticate.js';
+import { orgParams, problemResponses } from '../http/common.js';
+import { notFound, ProblemError } from '../http/problem.js';
+import type { App, AppOptions } from '../http/types.js';
+import { listAgents } from '../agents/queries.js';
+import { toPlatform } from './model.js';
+import { putPlatform } from './queries.js';
+
+const tags = ['platforms'];
+const agentParams = orgParams.extend({ id: idSchema.describe('agentId') });
+
+export function platformRoutes(options: AppOptions) {
+  return async (app: App) => {
+    app.get(
+      '/api/:org/agents/:id/platforms',
+      {
+        config: { auth: { scope: 'read', org: true } },
+        schema: {
+          tags,
+          operationId: 'listPlatforms',
+          summary: 'The chat platforms of an agent, each with the secret references this server cannot resolve',
+          params: agentParams,
+          response: { 200: z.object({ platforms: z.array(platformSchema) }), ...problemResponses },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const [agent] = await listAgents(options.pool, orgOf(request).id, { config: false, platforms: true }, id);
+        if (!agent) throw notFound(`agent "${id}"`);
+        return { platforms: (agent.platforms ?? []).map((row) => toPlatform(row, options)) };
+      },
+    );
+
+    app.put(
+      '/api/:org/agents/:id/platforms/by-stable-id/:stableId',
+      {
+        config: { auth: { scope: 'write', org: true } },
+        schema: {
+          tags,
+          operationId: 'upsertPlatform',
+          summary: 'Create or update a platform by its stable ID; says whether the live worker restarts',
+          params: agentParams.extend({ stableId: z.string().max(200) }),
+          body: platformPutSchema,
+          response: {
+            200: z.object({
+              result: z.enum(['updated', 'unchanged']),
+              platform: platformSchema,
+              restartsWorker: z.boolean(),
+            }),
+            201: z.object({ result: z.literal('created'), platform: platformSchema, restartsWorker: z.boolean() }),
+            409: problemResponses[400].describe('The stable ID belongs to another agent or org, or names are missing'),
+            422: problemResponses[400].describe('The stable ID does not match the body'),
+            ...problemResponses,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { id, stableId } = request.params;
+        const { type, name, config } = request.body;
+        const expected = stablePlatformId(id, type, name);
+        if (expected !== stableId) {
+          throw new ProblemError(
+            422,
+            'stable_id_mismatch',
+            `agent "${id}", type "${type}"${name ? ` and name "${name}"` : ''} make the stable ID "${expected}", not "${stableId}"`,
+            [{ path: '/params/stableId', message: `expected "${expected}"` }],
+          );
+        }
+        const outcome = await putPlatform(options.pool, orgOf(request).id, id, stableId, { type, name, config });
+        if (outcome === 'agent_missing') throw notFound(`agent "${id}"`);
+        const platform = toPlatform(outcome.row, options);
+        const body = { result: outcome.result, platform, restartsWorker: outcome.restartsWorker };
+        return reply.code(outcome.result === 'created' ? 201 : 200).send(body as never);
+      },
+    );
+  };
+}

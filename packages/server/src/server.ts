@@ -1,0 +1,103 @@
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import pino, { type Logger } from 'pino';
+import { lockDataDir, readOrCreateSecret } from './data-dir.js';
+import { startEmbeddedPostgres } from './db/embedded.js';
+import { migrate } from './db/migrate.js';
+import { buildApp } from './http/app.js';
+import type { App } from './http/types.js';
+import { ensureOrg } from './orgs/routes.js';
+import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
+
+export interface ServerSettings {
+  port: number;
+  host: string;
+  logLevel: string;
+  env: Record<string, string | undefined>;
+  /** Lines meant for the person who started the server (URLs, the first admin password). */
+  announce?: (line: string) => void;
+}
+
+export interface RunningServer {
+  app: App;
+  url: string;
+  /** Stops accepting, lets in-flight requests finish, closes the pool, stops embedded PostgreSQL. */
+  close(): Promise<void>;
+}
+
+function normaliseBasePath(raw: string | undefined): string {
+  if (!raw || raw === '/') return '';
+  const trimmed = `/${raw.replace(/^\/+|\/+$/g, '')}`;
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) {
+    throw new Error(`SVC_BASE_PATH "${raw}" must be a path such as /svc`);
+  }
+  return trimmed;
+}
+
+export async function startServer(settings: ServerSettings): Promise<RunningServer> {
+  const { env } = settings;
+  const announce = settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const logger: Logger = pino({
+    level: settings.logLevel,
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+  });
+  const dataDir = resolve(env.SVC_DATA_DIR || '.svc');
+  const basePath = normaliseBasePath(env.SVC_BASE_PATH);
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanup = async () => {
+    for (const step of cleanups.splice(0).reverse()) await step().catch((e) => logger.error(e));
+  };
+
+  try {
+    const embedded = !env.DATABASE_URL;
+    if (embedded) cleanups.push(await lockDataDir(dataDir));
+    const admin = await readOrCreateSecret(dataDir, 'admin-password', env.SVC_ADMIN_PASSWORD);
+    const keySecret = await readOrCreateSecret(dataDir, 'encryption-key', env.SVC_ENCRYPTION_KEY, 32);
+    if (!embedded && keySecret.created) {
+      logger.warn('SVC_ENCRYPTION_KEY is unset: generated one in the data dir; give every replica the same key');
+    }
+    const encryptionKey = parseEncryptionKey(keySecret.value);
+
+    let databaseUrl = env.DATABASE_URL as string;
+    if (embedded) {
+      const started = await startEmbeddedPostgres(dataDir, (m) => logger.info(m));
+      cleanups.push(started.stop);
+      databaseUrl = started.url;
+    }
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(env.SVC_DB_POOL_SIZE) || 20 });
+    pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
+    cleanups.push(() => pool.end());
+
+    const applied = await migrate(pool);
+    if (applied.length > 0) logger.info({ applied }, 'applied migrations');
+    await checkEncryptionKey(pool, encryptionKey);
+    await ensureOrg({ pool }, 'default', 'Default');
+
+    const { app } = await buildApp({
+      pool,
+      basePath,
+      publicUrl: env.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
+      adminPassword: admin.value,
+      secretEnv: env,
+      logger,
+    });
+    cleanups.push(() => app.close());
+    await app.listen({ port: settings.port, host: settings.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : settings.port;
+    const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}${basePath}`;
+
+    announce(`svc server listening on ${url}`);
+    announce(`  API reference  ${url}/docs`);
+    announce(`  database       ${embedded ? `embedded PostgreSQL in ${join(dataDir, 'data')}` : 'DATABASE_URL'}`);
+    if (admin.created) {
+      announce(`  admin password ${admin.value}   (shown once; kept in ${join(dataDir, 'admin-password')}, mode 0600)`);
+    } else if (admin.source === 'file') {
+      announce(`  admin password in ${join(dataDir, 'admin-password')}`);
+    }
+    return { app, url, close: cleanup };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}

@@ -1,0 +1,18 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests run the sources; `npm run build` is for the shipped binaries.
+    alias: { '@svc/core': src('core'), '@svc/server': src('server') },
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts'],
+    globalSetup: ['packages/server/test/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
