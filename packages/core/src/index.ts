@@ -3,3 +3,4 @@ export * from './problems.js';
 export * from './resources.js';
 export * from './secrets.js';
 export * from './settings.js';
+export * from './messages.js';

@@ -14,6 +14,7 @@ export const PROBLEM_CODES = [
   'platform_name_required',
   'unknown_agent',
   'token_name_taken',
+  'idempotency_key_reused',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',

@@ -73,7 +73,7 @@ const configValue: z.ZodType<ConfigValue> = z.lazy(() =>
     z.array(configValue).max(200),
     z.record(z.string().max(200), configValue),
   ]),
-);
+).meta({ id: 'PlatformConfigValue' }); // a named component: recursive schemas need a $ref target
 export const platformConfigSchema = z.record(z.string().min(1).max(200), configValue);
 
 export const platformPutSchema = z.strictObject({

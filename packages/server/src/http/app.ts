@@ -4,6 +4,7 @@ import { agentRoutes } from '../agents/routes.js';
 import { registerAuthentication } from '../auth/authenticate.js';
 import { tokenRoutes } from '../auth/routes.js';
 import { memoryRoutes } from '../memory/routes.js';
+import { messagingRoutes } from '../messaging/routes.js';
 import { registerMetrics } from '../ops/metrics.js';
 import { operationsRoutes } from '../ops/routes.js';
 import { orgRoutes } from '../orgs/routes.js';
@@ -66,6 +67,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
       await typed.register(agentRoutes(options));
       await typed.register(platformRoutes(options));
       await typed.register(memoryRoutes(options));
+      await typed.register(messagingRoutes(options));
       await registerDocs(typed, options);
     },
     { prefix: options.basePath },

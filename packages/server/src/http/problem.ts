@@ -16,6 +16,7 @@ const TITLES: Record<ProblemCode, string> = {
   platform_name_required: 'Platform name required',
   unknown_agent: 'Unknown agent',
   token_name_taken: 'Token name is taken',
+  idempotency_key_reused: 'Idempotency key reused with another body',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   rate_limited: 'Too many requests',

@@ -1,0 +1,78 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createToken, startTestServer, type TestServer } from '../../test/harness.js';
+
+let server: TestServer;
+let token: string;
+beforeAll(async () => {
+  server = await startTestServer({ basePath: '/svc' });
+  await server.call('POST', '/api/default/agents', { body: { agentId: 'support', name: 'Support' } });
+  token = (await createToken(server, 'default', ['messages'])).secret;
+});
+
+const send = (body: unknown, headers: Record<string, string> = {}) =>
+  server.call('POST', '/api/v1/agents/support/messages', { body, token, headers });
+
+describe('POST /api/v1/agents/{agentId}/messages', () => {
+  it('queues a message and links to it under the mount prefix', async () => {
+    const res = await send({ platform: 'api', content: 'hello' });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: 'queued', links: { self: `/svc/api/v1/agents/support/messages/${res.body.id}` } });
+    const got = await server.call('GET', `/api/v1/agents/support/messages/${res.body.id}`, { token });
+    expect(got.body).toMatchObject({ id: res.body.id, status: 'queued', content: 'hello', reply: null });
+  });
+
+  it('keeps one conversation per (agent, platform, channel, thread)', async () => {
+    const a = await send({ platform: 'api', content: 'one', channel: 'c1' });
+    const b = await send({ platform: 'api', content: 'two', channel: 'c1' });
+    const c = await send({ platform: 'team_chat', content: 'three', team_chat: { channel: 'C1', thread: 't1' } });
+    const d = await send({ platform: 'team_chat', content: 'four', team_chat: { channel: 'C1' } });
+    expect(a.body.conversationId).toBe(b.body.conversationId);
+    expect(new Set([a.body.conversationId, c.body.conversationId, d.body.conversationId]).size).toBe(3);
+  });
+
+  it('replays the first answer for a repeated Idempotency-Key, and refuses it with another body', async () => {
+    const first = await send({ platform: 'api', content: 'once' }, { 'idempotency-key': 'k-1' });
+    const again = await send({ platform: 'api', content: 'once' }, { 'idempotency-key': 'k-1' });
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
+    const { rows } = await server.pool.query("SELECT count(*)::int AS n FROM messages WHERE content = 'once'");
+    expect(rows[0].n).toBe(1);
+    const other = await send({ platform: 'api', content: 'different' }, { 'idempotency-key': 'k-1' });
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe('idempotency_key_reused');
+  });
+
+  it('stores exactly one message when the same key arrives many times at once', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => send({ platform: 'api', content: 'race' }, { 'idempotency-key': 'k-race' })),
+    );
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+    const { rows } = await server.pool.query("SELECT count(*)::int AS n FROM messages WHERE content = 'race'");
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('checks platform-aware routing fields', async () => {
+    const missing = await send({ platform: 'team_chat', content: 'x' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toContainEqual(expect.objectContaining({ path: '/body/team_chat' }));
+    const misplaced = await send({ platform: 'api', content: 'x', team_chat: { channel: 'C' } });
+    expect(misplaced.body.errors).toContainEqual(expect.objectContaining({ path: '/body/team_chat' }));
+    const unknown = await send({ platform: 'fax', content: 'x' });
+    expect(unknown.body.errors).toContainEqual(expect.objectContaining({ path: '/body/platform' }));
+  });
+
+  it('keeps internal routes for admin tokens, and unknown agents 404', async () => {
+    const internal = await send({ platform: 'internal.scheduler', content: 'tick' });
+    expect(internal.status).toBe(403);
+    const asAdmin = await server.call('POST', '/api/v1/agents/support/messages', {
+      body: { platform: 'internal.scheduler', content: 'tick' },
+    });
+    expect(asAdmin.status).toBe(202);
+    const missing = await server.call('POST', '/api/v1/agents/nobody/messages', {
+      body: { platform: 'api', content: 'x' },
+      token,
+    });
+    expect(missing.status).toBe(404);
+  });
+});

@@ -1,0 +1,92 @@
+import type { MessageSend } from '@svc/core';
+import type { Pool } from 'pg';
+
+export interface MessageRow {
+  id: string;
+  conversation_id: string;
+  agent_id: string;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  content: string;
+  reply: string | null;
+  error: string | null;
+  request_hash: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = 'id, conversation_id, agent_id, status, content, reply, error, request_hash, created_at, updated_at';
+
+/** The conversation key: (agent, platform, channel[, thread]). */
+export function conversationKey(body: MessageSend): { channel: string; thread: string } {
+  if (body.team_chat) return { channel: body.team_chat.channel, thread: body.team_chat.thread ?? '' };
+  if (body.messenger) return { channel: body.messenger.chat, thread: '' };
+  return { channel: body.channel ?? 'default', thread: '' };
+}
+
+/**
+ * Queues a message in one transaction. With an idempotency key, a second request finds the first
+ * message instead (`replayed`), even when both arrive at once: the unique index decides.
+ */
+export async function enqueueMessage(
+  pool: Pool,
+  input: { orgId: string; agentId: string; body: MessageSend; idempotencyKey: string | null; requestHash: string },
+): Promise<{ row: MessageRow; replayed: boolean } | 'agent_missing'> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const agent = await client.query('SELECT 1 FROM agents WHERE org_id = $1 AND agent_id = $2', [
+      input.orgId,
+      input.agentId,
+    ]);
+    if (agent.rowCount === 0) {
+      await client.query('ROLLBACK');
+      return 'agent_missing';
+    }
+    if (input.idempotencyKey) {
+      // Keys live for 24 hours; an older use frees the key for a new message.
+      await client.query(
+        `UPDATE messages SET idempotency_key = NULL
+          WHERE org_id = $1 AND idempotency_key = $2 AND created_at < now() - interval '24 hours'`,
+        [input.orgId, input.idempotencyKey],
+      );
+    }
+    const { channel, thread } = conversationKey(input.body);
+    const conversation = await client.query<{ id: string }>(
+      `INSERT INTO conversations (org_id, agent_id, platform, channel, thread) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (org_id, agent_id, platform, channel, thread) DO UPDATE SET platform = excluded.platform
+       RETURNING id`,
+      [input.orgId, input.agentId, input.body.platform, channel, thread],
+    );
+    const inserted = await client.query<MessageRow>(
+      `INSERT INTO messages (conversation_id, org_id, agent_id, content, idempotency_key, request_hash)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [conversation.rows[0]?.id, input.orgId, input.agentId, input.body.content, input.idempotencyKey, input.requestHash],
+    );
+    if (inserted.rows[0]) {
+      await client.query('COMMIT');
+      return { row: inserted.rows[0], replayed: false };
+    }
+    const existing = await client.query<MessageRow>(
+      `SELECT ${COLUMNS} FROM messages WHERE org_id = $1 AND idempotency_key = $2`,
+      [input.orgId, input.idempotencyKey],
+    );
+    // The conversation upsert above may have created a row for the replay; drop it with the rest.
+    await client.query('ROLLBACK');
+    return { row: existing.rows[0] as MessageRow, replayed: true };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export async function getMessage(pool: Pool, orgId: string, agentId: string, id: string): Promise<MessageRow | null> {
+  const { rows } = await pool.query<MessageRow>(
+    `SELECT ${COLUMNS} FROM messages WHERE org_id = $1 AND agent_id = $2 AND id = $3`,
+    [orgId, agentId, id],
+  );
+  return rows[0] ?? null;
+}
