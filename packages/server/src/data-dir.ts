@@ -37,7 +37,7 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number.parseInt(await readFile(lockFile, 'utf8').catch(() => ''), 10);
-      if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) throw new DataDirInUseError(absolute, pid);
+      if (Number.isInteger(pid) && isAlive(pid)) throw new DataDirInUseError(absolute, pid);
       await rm(lockFile, { force: true });
     }
   }

@@ -53,6 +53,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
     }
   });
 
+  // A keep-alive connection whose request finishes during shutdown would otherwise hold close()
+  // open until its idle timeout; telling the client to close it lets shutdown end with the request.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
   registerErrorHandling(app);
   registerAuthentication(app, options);
   const registry = registerMetrics(app, options.pool);

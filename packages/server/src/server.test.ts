@@ -1,0 +1,145 @@
+import { request as httpRequest } from 'node:http';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../test/harness.js';
+import { migrate } from './db/migrate.js';
+import { type RunningServer, startServer } from './server.js';
+
+const dirs: string[] = [];
+async function dataDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-server-test-'));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+const quiet = { port: 0, host: '127.0.0.1', logLevel: 'silent', announce: () => {} };
+
+async function api(server: RunningServer, password: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${password}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe('svc server on embedded PostgreSQL', () => {
+  it('keeps orgs, tokens, agents, settings and platforms across a restart on the same data dir', async () => {
+    const dir = await dataDir();
+    const env = { SVC_DATA_DIR: dir };
+    const first = await startServer({ ...quiet, env });
+    const password = (await readFile(join(dir, 'admin-password'), 'utf8')).trim();
+    expect((await stat(join(dir, 'admin-password'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dir, 'encryption-key'))).mode & 0o777).toBe(0o600);
+    await api(first, password, 'POST', '/api/orgs', { slug: 'acme' });
+    const token = await api(first, password, 'POST', '/api/acme/tokens', { name: 'ci', scopes: ['write'] });
+    await api(first, password, 'POST', '/api/acme/agents', { agentId: 'bot', name: 'Bot' });
+    await api(first, password, 'PATCH', '/api/acme/agents/bot/config', { 'SOUL.md': 'calm' });
+    await api(first, password, 'PUT', '/api/acme/agents/bot/platforms/by-stable-id/bot-messenger', {
+      type: 'messenger',
+      config: { token: '$TG_TOKEN' },
+    });
+    await first.close();
+
+    const second = await startServer({ ...quiet, env });
+    try {
+      const listed = await fetch(`${second.url}/api/acme/agents?include=config,platforms`, {
+        headers: { authorization: `Bearer ${token.body.secret}` },
+      });
+      const body = (await listed.json()) as any;
+      expect(listed.status).toBe(200);
+      expect(body.agents).toHaveLength(1);
+      expect(body.agents[0].config['SOUL.md']).toBe('calm');
+      expect(body.agents[0].platforms[0]).toMatchObject({ stableId: 'bot-messenger', config: { token: '$TG_TOKEN' } });
+      const orgs = await api(second, password, 'GET', '/api/orgs');
+      expect(orgs.body.orgs.map((o: { slug: string }) => o.slug)).toEqual(['acme', 'default']);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses a second server on the same data dir, naming the first', async () => {
+    const dir = await dataDir();
+    const first = await startServer({ ...quiet, env: { SVC_DATA_DIR: dir } });
+    try {
+      await expect(startServer({ ...quiet, env: { SVC_DATA_DIR: dir } })).rejects.toThrow(
+        new RegExp(`another svc server \\(pid ${process.pid}\\) is using the data directory`),
+      );
+      // The first one is unharmed.
+      expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
+    } finally {
+      await first.close();
+    }
+  });
+
+  it('finishes an in-flight request before it stops', async () => {
+    const dir = await dataDir();
+    const server = await startServer({ ...quiet, env: { SVC_DATA_DIR: dir, SVC_ADMIN_PASSWORD: 'pw-for-shutdown' } });
+    const url = new URL(`${server.url}/api/default/agents`);
+    const body = JSON.stringify({ agentId: 'late', name: 'Late' });
+    // Send half of the body, start shutting down, then send the rest.
+    const answer = new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            authorization: 'Bearer pw-for-shutdown',
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      setTimeout(() => req.end(body.slice(10)), 300);
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = server.close();
+    expect(await answer).toBe(201);
+    await closing;
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+  });
+
+  it('refuses to start with an encryption key other than the one the database was set up with', async () => {
+    const databaseUrl = await createTestDatabase();
+    const key = (b: number) => Buffer.alloc(32, b).toString('hex');
+    const base = { DATABASE_URL: databaseUrl, SVC_DATA_DIR: await dataDir(), SVC_ADMIN_PASSWORD: 'x' };
+    const server = await startServer({ ...quiet, env: { ...base, SVC_ENCRYPTION_KEY: key(1) } });
+    await server.close();
+    await expect(startServer({ ...quiet, env: { ...base, SVC_ENCRYPTION_KEY: key(2) } })).rejects.toThrow(
+      /not the key this database was set up with/,
+    );
+    await expect(startServer({ ...quiet, env: { ...base, SVC_ENCRYPTION_KEY: 'short' } })).rejects.toThrow(
+      /must be 32 bytes/,
+    );
+  });
+});
+
+describe('migrations', () => {
+  it('apply exactly once when several replicas start at the same moment', async () => {
+    const databaseUrl = await createTestDatabase();
+    const pools = Array.from({ length: 5 }, () => new pg.Pool({ connectionString: databaseUrl, max: 2 }));
+    try {
+      const applied = await Promise.all(pools.map((pool) => migrate(pool)));
+      expect(applied.flat().sort()).toEqual(['001_init.sql', '002_messages.sql']);
+      const { rows } = await pools[0]!.query('SELECT id FROM schema_migrations ORDER BY id');
+      expect(rows.map((r) => r.id)).toEqual(['001_init.sql', '002_messages.sql']);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+});
