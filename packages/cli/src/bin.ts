@@ -12,7 +12,11 @@ program
   .description('run the gateway (embedded PostgreSQL unless DATABASE_URL is set)')
   .option('--port <port>', 'port to listen on', parsePort, Number(process.env.SVC_PORT) || 8787)
   .option('--host <host>', 'address to listen on', process.env.SVC_HOST || '127.0.0.1')
-  .option('--log-level <level>', 'fatal, error, warn, info, debug or trace', process.env.SVC_LOG_LEVEL || 'info')
+  .option(
+    '--log-level <level>',
+    'fatal, error, warn, info, debug or trace',
+    process.env.SVC_LOG_LEVEL || 'info',
+  )
   .action(serverCommand);
 
 function parsePort(value: string): number {

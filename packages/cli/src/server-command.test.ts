@@ -78,7 +78,10 @@ describe('svc server', () => {
   it('exits 1 with the reason when it cannot start', async () => {
     const badDir = await mkdtemp(join(tmpdir(), 'svc-cli-bad-'));
     dirs.push(badDir);
-    const bad = svc(['server', '--port', '0'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', SVC_DATA_DIR: badDir });
+    const bad = svc(['server', '--port', '0'], {
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      SVC_DATA_DIR: badDir,
+    });
     expect(await exited(bad)).toBe(1);
     expect(bad.output()).toMatch(/svc server: .*(ECONNREFUSED|connect)/);
     const badPort = svc(['server', '--port', 'seventy'], {});

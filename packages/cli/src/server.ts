@@ -1,7 +1,11 @@
 import { startServer } from '@svc/server';
 
 /** Exit codes of `svc server`: 0 after a clean shutdown, 1 when it cannot start. */
-export async function serverCommand(options: { port: number; host: string; logLevel: string }): Promise<void> {
+export async function serverCommand(options: {
+  port: number;
+  host: string;
+  logLevel: string;
+}): Promise<void> {
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer({ ...options, env: process.env });

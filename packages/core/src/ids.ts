@@ -2,7 +2,8 @@
 
 /** An org slug or an agentId: lowercase letters, digits and `-`, starting with a letter or digit. */
 export const ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
-export const ID_RULE = 'lowercase letters, digits and "-", starting with a letter or digit, at most 63 characters';
+export const ID_RULE =
+  'lowercase letters, digits and "-", starting with a letter or digit, at most 63 characters';
 
 export class SlugifyError extends Error {
   constructor(readonly input: string) {

@@ -1,6 +1,6 @@
 export * from './ids.js';
+export * from './messages.js';
 export * from './problems.js';
 export * from './resources.js';
 export * from './secrets.js';
 export * from './settings.js';
-export * from './messages.js';

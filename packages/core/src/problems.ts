@@ -30,7 +30,9 @@ export const problemSchema = z.object({
   detail: z.string(),
   code: z.enum(PROBLEM_CODES),
   errors: z
-    .array(z.object({ path: z.string().describe('JSON Pointer, e.g. /body/config/token'), message: z.string() }))
+    .array(
+      z.object({ path: z.string().describe('JSON Pointer, e.g. /body/config/token'), message: z.string() }),
+    )
     .optional(),
 });
 export type Problem = z.infer<typeof problemSchema>;

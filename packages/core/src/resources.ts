@@ -64,16 +64,18 @@ export const platformTypeSchema = z.enum(PLATFORM_TYPES);
 
 /** Config values are strings, numbers, booleans or lists and tables of them; secrets stay `$REFERENCES`. */
 type ConfigValue = string | number | boolean | null | ConfigValue[] | { [key: string]: ConfigValue };
-const configValue: z.ZodType<ConfigValue> = z.lazy(() =>
-  z.union([
-    z.string().max(8192),
-    z.number(),
-    z.boolean(),
-    z.null(),
-    z.array(configValue).max(200),
-    z.record(z.string().max(200), configValue),
-  ]),
-).meta({ id: 'PlatformConfigValue' }); // a named component: recursive schemas need a $ref target
+const configValue: z.ZodType<ConfigValue> = z
+  .lazy(() =>
+    z.union([
+      z.string().max(8192),
+      z.number(),
+      z.boolean(),
+      z.null(),
+      z.array(configValue).max(200),
+      z.record(z.string().max(200), configValue),
+    ]),
+  )
+  .meta({ id: 'PlatformConfigValue' }); // a named component: recursive schemas need a $ref target
 export const platformConfigSchema = z.record(z.string().min(1).max(200), configValue);
 
 export const platformPutSchema = z.strictObject({
@@ -117,9 +119,9 @@ export type Agent = z.infer<typeof agentSchema>;
 
 // ---- memory schema (entity types, relationship types, watchers) -------------------------------
 
-const memorySlug = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'must be lowercase letters, digits, "_" or "-", at most 63' });
+const memorySlug = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, {
+  message: 'must be lowercase letters, digits, "_" or "-", at most 63',
+});
 
 export const entityTypeSchema = z.strictObject({
   slug: memorySlug,
@@ -135,14 +137,20 @@ export const cronSchema = z
   .superRefine((expr, ctx) => {
     const fields = expr.trim().split(/\s+/);
     if (fields.length !== 5) {
-      ctx.addIssue({ code: 'custom', message: `must have 5 fields (minute hour day month weekday), got ${fields.length}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must have 5 fields (minute hour day month weekday), got ${fields.length}`,
+      });
       return;
     }
     try {
       const runs = new Cron(expr, { timezone: 'UTC', paused: true }).nextRuns(2);
       if (runs.length === 0) ctx.addIssue({ code: 'custom', message: 'never runs' });
     } catch (error) {
-      ctx.addIssue({ code: 'custom', message: `is not a valid cron expression: ${(error as Error).message}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `is not a valid cron expression: ${(error as Error).message}`,
+      });
     }
   });
 
@@ -173,7 +181,11 @@ export type MemoryKind = z.infer<typeof memoryKindSchema>;
 
 const upsertOperationSchema = z.discriminatedUnion('kind', [
   z.strictObject({ action: z.literal('upsert'), kind: z.literal('entity_type'), item: entityTypeSchema }),
-  z.strictObject({ action: z.literal('upsert'), kind: z.literal('relationship_type'), item: relationshipTypeSchema }),
+  z.strictObject({
+    action: z.literal('upsert'),
+    kind: z.literal('relationship_type'),
+    item: relationshipTypeSchema,
+  }),
   z.strictObject({ action: z.literal('upsert'), kind: z.literal('watcher'), item: watcherSchema }),
 ]);
 

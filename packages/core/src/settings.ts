@@ -16,7 +16,9 @@ const toolName = z
   .string()
   .min(1)
   .max(200)
-  .regex(/^[A-Za-z0-9_.:/*-]+$/, { message: 'must be a tool name such as "github.create_issue" or "mcp:docs/*"' });
+  .regex(/^[A-Za-z0-9_.:/*-]+$/, {
+    message: 'must be a tool name such as "github.create_issue" or "mcp:docs/*"',
+  });
 const stringMap = z.record(z.string().min(1).max(200), z.string().max(8192));
 const providerKey = z
   .string()
@@ -25,7 +27,9 @@ const providerKey = z
 const qualifiedModel = z
   .string()
   .max(200)
-  .regex(/^[a-z0-9][a-z0-9_-]*\/[^\s]+$/, { message: 'must be "provider/model", e.g. "openai/gpt-4.1-mini"' });
+  .regex(/^[a-z0-9][a-z0-9_-]*\/[^\s]+$/, {
+    message: 'must be "provider/model", e.g. "openai/gpt-4.1-mini"',
+  });
 
 export const networkConfigSchema = z.strictObject({
   allowedDomains: z.array(domain).max(1000).optional(),
@@ -34,7 +38,10 @@ export const networkConfigSchema = z.strictObject({
 
 export const egressConfigSchema = z.strictObject({
   mode: z.enum(['direct', 'proxy', 'none']),
-  proxyUrl: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+  proxyUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional(),
   allowedPorts: z.array(z.int().min(1).max(65535)).max(100).optional(),
 });
 
@@ -43,7 +50,9 @@ export const nixConfigSchema = z.strictObject({
     .array(
       z
         .string()
-        .regex(/^[A-Za-z0-9_.+-]+$/, { message: 'must be a package attribute such as "jq" or "python3Packages.requests"' })
+        .regex(/^[A-Za-z0-9_.+-]+$/, {
+          message: 'must be a package attribute such as "jq" or "python3Packages.requests"',
+        })
         .max(200),
     )
     .max(500),
@@ -52,7 +61,10 @@ export const nixConfigSchema = z.strictObject({
 
 export const mcpServerSchema = z
   .strictObject({
-    url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .optional(),
     command: z.string().min(1).max(1000).optional(),
     args: z.array(z.string().max(4096)).max(100).optional(),
     headers: stringMap.optional(),
@@ -83,7 +95,9 @@ export const skillsConfigSchema = z.strictObject({
   skills: z
     .array(
       z.strictObject({
-        name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'must be a skill name such as "web-search"' }),
+        name: z
+          .string()
+          .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'must be a skill name such as "web-search"' }),
         source: z.string().max(2048).optional(),
         enabled: z.boolean().optional(),
       }),

@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -59,7 +59,10 @@ describe('svc server on embedded PostgreSQL', () => {
       expect(listed.status).toBe(200);
       expect(body.agents).toHaveLength(1);
       expect(body.agents[0].config['SOUL.md']).toBe('calm');
-      expect(body.agents[0].platforms[0]).toMatchObject({ stableId: 'bot-messenger', config: { token: '$TG_TOKEN' } });
+      expect(body.agents[0].platforms[0]).toMatchObject({
+        stableId: 'bot-messenger',
+        config: { token: '$TG_TOKEN' },
+      });
       const orgs = await api(second, password, 'GET', '/api/orgs');
       expect(orgs.body.orgs.map((o: { slug: string }) => o.slug)).toEqual(['acme', 'default']);
     } finally {
@@ -83,7 +86,10 @@ describe('svc server on embedded PostgreSQL', () => {
 
   it('finishes an in-flight request before it stops', async () => {
     const dir = await dataDir();
-    const server = await startServer({ ...quiet, env: { SVC_DATA_DIR: dir, SVC_ADMIN_PASSWORD: 'pw-for-shutdown' } });
+    const server = await startServer({
+      ...quiet,
+      env: { SVC_DATA_DIR: dir, SVC_ADMIN_PASSWORD: 'pw-for-shutdown' },
+    });
     const url = new URL(`${server.url}/api/default/agents`);
     const body = JSON.stringify({ agentId: 'late', name: 'Late' });
     // Send half of the body, start shutting down, then send the rest.

@@ -54,7 +54,9 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
     const admin = await readOrCreateSecret(dataDir, 'admin-password', env.SVC_ADMIN_PASSWORD);
     const keySecret = await readOrCreateSecret(dataDir, 'encryption-key', env.SVC_ENCRYPTION_KEY, 32);
     if (!embedded && keySecret.created) {
-      logger.warn('SVC_ENCRYPTION_KEY is unset: generated one in the data dir; give every replica the same key');
+      logger.warn(
+        'SVC_ENCRYPTION_KEY is unset: generated one in the data dir; give every replica the same key',
+      );
     }
     const encryptionKey = parseEncryptionKey(keySecret.value);
 
@@ -89,9 +91,13 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
 
     announce(`svc server listening on ${url}`);
     announce(`  API reference  ${url}/docs`);
-    announce(`  database       ${embedded ? `embedded PostgreSQL in ${join(dataDir, 'data')}` : 'DATABASE_URL'}`);
+    announce(
+      `  database       ${embedded ? `embedded PostgreSQL in ${join(dataDir, 'data')}` : 'DATABASE_URL'}`,
+    );
     if (admin.created) {
-      announce(`  admin password ${admin.value}   (shown once; kept in ${join(dataDir, 'admin-password')}, mode 0600)`);
+      announce(
+        `  admin password ${admin.value}   (shown once; kept in ${join(dataDir, 'admin-password')}, mode 0600)`,
+      );
     } else if (admin.source === 'file') {
       announce(`  admin password in ${join(dataDir, 'admin-password')}`);
     }

@@ -8,11 +8,15 @@ beforeAll(async () => {
 
 describe('agents', () => {
   it('creates, then answers unchanged without touching updated_at, then updates', async () => {
-    const first = await server.call('POST', '/api/default/agents', { body: { agentId: 'helper', name: 'Helper' } });
+    const first = await server.call('POST', '/api/default/agents', {
+      body: { agentId: 'helper', name: 'Helper' },
+    });
     expect(first.status).toBe(201);
     expect(first.body.result).toBe('created');
 
-    const again = await server.call('POST', '/api/default/agents', { body: { agentId: 'helper', name: 'Helper' } });
+    const again = await server.call('POST', '/api/default/agents', {
+      body: { agentId: 'helper', name: 'Helper' },
+    });
     expect(again.status).toBe(200);
     expect(again.body.result).toBe('unchanged');
     expect(again.body.agent.updatedAt).toBe(first.body.agent.updatedAt);
@@ -36,7 +40,9 @@ describe('agents', () => {
     });
     expect(same.body).toMatchObject({ result: 'unchanged', changed: [] });
     expect(same.body.updatedAt).toBe(set.body.updatedAt);
-    const cleared = await server.call('PATCH', '/api/default/agents/cfg/config', { body: { 'SOUL.md': null } });
+    const cleared = await server.call('PATCH', '/api/default/agents/cfg/config', {
+      body: { 'SOUL.md': null },
+    });
     expect(cleared.body).toMatchObject({ result: 'updated', changed: ['SOUL.md'] });
     expect(cleared.body.config['SOUL.md']).toBeNull();
     expect(cleared.body.config.nixConfig).toEqual({ packages: ['jq'] });

@@ -86,5 +86,7 @@ export async function patchConfig(
     [orgId, agentId, JSON.stringify(set), clear],
   );
   const row = rows[0];
-  return row ? { before: row.before, after: row.after, updatedAt: row.updated_at, changed: row.changed } : null;
+  return row
+    ? { before: row.before, after: row.after, updatedAt: row.updated_at, changed: row.changed }
+    : null;
 }

@@ -22,7 +22,9 @@ const agentParams = orgParams.extend({ id: idSchema.describe('agentId') });
 const includeQuery = z.strictObject({
   include: z
     .string()
-    .regex(/^(config|platforms)(,(config|platforms))*$/, { message: 'must be a comma-separated list of config, platforms' })
+    .regex(/^(config|platforms)(,(config|platforms))*$/, {
+      message: 'must be a comma-separated list of config, platforms',
+    })
     .optional()
     .describe('config, platforms or both, comma-separated'),
 });
@@ -137,7 +139,11 @@ export function agentRoutes(options: AppOptions) {
           .query('DELETE FROM agents WHERE org_id = $1 AND agent_id = $2', [orgOf(request).id, id])
           .catch((error: { code?: string }) => {
             if (error.code === '23503') {
-              throw new ProblemError(409, 'conflict', `watchers still name agent "${id}"; delete or re-point them first`);
+              throw new ProblemError(
+                409,
+                'conflict',
+                `watchers still name agent "${id}"; delete or re-point them first`,
+              );
             }
             throw error;
           });
@@ -183,7 +189,9 @@ export function agentRoutes(options: AppOptions) {
           response: {
             200: configAnswer.extend({
               result: mutationResultSchema.exclude(['created']),
-              changed: z.array(z.enum(SETTING_KEYS as [string, ...string[]])).describe('settings this call changed'),
+              changed: z
+                .array(z.enum(SETTING_KEYS as [string, ...string[]]))
+                .describe('settings this call changed'),
             }),
             ...problemResponses,
           },

@@ -58,7 +58,8 @@ async function identify(app: App, options: AppOptions, value: string): Promise<C
 async function resolveOrg(options: AppOptions, caller: Caller, slug: string): Promise<OrgRef> {
   // A token never learns whether another org exists: its own org or 404.
   if (caller.token) {
-    if (caller.token.orgSlug !== slug) throw new ProblemError(404, 'not_found', `org "${slug}" does not exist`);
+    if (caller.token.orgSlug !== slug)
+      throw new ProblemError(404, 'not_found', `org "${slug}" does not exist`);
     return { id: caller.token.orgId, slug };
   }
   const { rows } = await options.pool.query<{ id: string }>('SELECT id FROM orgs WHERE slug = $1', [slug]);

@@ -42,7 +42,10 @@ export function tokenRoutes(options: AppOptions) {
           response: {
             200: z.object({
               kind: z.enum(['token', 'admin_password']),
-              org: z.string().nullable().describe('the token\'s org; null for the admin password, which acts on every org'),
+              org: z
+                .string()
+                .nullable()
+                .describe("the token's org; null for the admin password, which acts on every org"),
               scopes: z.array(scopeSchema),
               token: z.object({ id: z.string(), name: z.string() }).nullable(),
             }),
@@ -92,17 +95,29 @@ export function tokenRoutes(options: AppOptions) {
             `INSERT INTO api_tokens (id, org_id, name, token_hash, scopes, expires_at)
              VALUES ($1, $2, $3, $4, $5, CASE WHEN $6::int IS NULL THEN NULL ELSE now() + make_interval(days => $6::int) END)
              RETURNING ${COLUMNS}`,
-            [newTokenId(), org.id, name, hashToken(secret), [...new Set(scopes)].sort(), expiresInDays ?? null],
+            [
+              newTokenId(),
+              org.id,
+              name,
+              hashToken(secret),
+              [...new Set(scopes)].sort(),
+              expiresInDays ?? null,
+            ],
           )
           .catch((error: { code?: string }) => {
             if (error.code === '23505') {
-              throw new ProblemError(409, 'token_name_taken', `an active token named "${name}" exists; revoke it or pick another name`, [
-                { path: '/body/name', message: 'already used by an active token' },
-              ]);
+              throw new ProblemError(
+                409,
+                'token_name_taken',
+                `an active token named "${name}" exists; revoke it or pick another name`,
+                [{ path: '/body/name', message: 'already used by an active token' }],
+              );
             }
             throw error;
           });
-        return reply.code(201).send({ result: 'created' as const, token: toToken(rows[0] as TokenRow), secret });
+        return reply
+          .code(201)
+          .send({ result: 'created' as const, token: toToken(rows[0] as TokenRow), secret });
       },
     );
 
@@ -113,7 +128,7 @@ export function tokenRoutes(options: AppOptions) {
         schema: {
           tags,
           operationId: 'listTokens',
-          summary: 'List the org\'s API tokens (never their secrets)',
+          summary: "List the org's API tokens (never their secrets)",
           params: orgParams,
           response: { 200: z.object({ tokens: z.array(tokenSchema) }), ...problemResponses },
         },
@@ -155,7 +170,8 @@ export function tokenRoutes(options: AppOptions) {
           [org.id, request.params.tokenId],
         );
         const row = rows[0];
-        if (!row) throw new ProblemError(404, 'not_found', `token "${request.params.tokenId}" does not exist`);
+        if (!row)
+          throw new ProblemError(404, 'not_found', `token "${request.params.tokenId}" does not exist`);
         return { result: row.changed ? ('updated' as const) : ('unchanged' as const), token: toToken(row) };
       },
     );

@@ -149,7 +149,9 @@ function waitUntilReady(child: ChildProcess): Promise<void> {
       }
     };
     const onExit = (code: number | null) =>
-      reject(new Error(`embedded PostgreSQL exited with code ${code} before it was ready:\n${output.trim()}`));
+      reject(
+        new Error(`embedded PostgreSQL exited with code ${code} before it was ready:\n${output.trim()}`),
+      );
     child.stderr?.on('data', onData);
     child.once('exit', onExit);
   });

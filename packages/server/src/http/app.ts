@@ -49,7 +49,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
   app.addHook('onReady', async () => {
     const missing = routes().filter((r) => r.auth === undefined);
     if (missing.length > 0) {
-      throw new Error(`routes without an auth declaration: ${missing.map((r) => `${r.method} ${r.url}`).join(', ')}`);
+      throw new Error(
+        `routes without an auth declaration: ${missing.map((r) => `${r.method} ${r.url}`).join(', ')}`,
+      );
     }
   });
 

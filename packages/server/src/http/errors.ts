@@ -15,7 +15,11 @@ function fromFastify(error: FastifyError, request: FastifyRequest) {
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return problemBody(413, 'payload_too_large', `the body is larger than ${request.routeOptions.bodyLimit} bytes`);
+      return problemBody(
+        413,
+        'payload_too_large',
+        `the body is larger than ${request.routeOptions.bodyLimit} bytes`,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return problemBody(
         415,
@@ -48,10 +52,16 @@ export function registerErrorHandling(app: App): void {
     const known = fromFastify(error, request);
     if (known) return sendProblem(reply, known);
     request.log.error({ err: error }, 'unhandled error');
-    return sendProblem(reply, problemBody(500, 'internal_error', 'the server failed; the error is in its log'));
+    return sendProblem(
+      reply,
+      problemBody(500, 'internal_error', 'the server failed; the error is in its log'),
+    );
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, problemBody(404, 'route_not_found', `no route ${request.method} ${request.url.split('?')[0]}`)),
+    sendProblem(
+      reply,
+      problemBody(404, 'route_not_found', `no route ${request.method} ${request.url.split('?')[0]}`),
+    ),
   );
 }

@@ -41,7 +41,10 @@ describe.each([
         expect(operation.responses['401'], `${route.method} ${path}`).toBeDefined();
       }
       if (['POST', 'PUT', 'PATCH'].includes(route.method)) {
-        expect(operation.requestBody?.content?.['application/json']?.schema, `${route.method} ${path}`).toBeDefined();
+        expect(
+          operation.requestBody?.content?.['application/json']?.schema,
+          `${route.method} ${path}`,
+        ).toBeDefined();
       }
     }
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -33,7 +33,7 @@ export async function registerOpenApi(app: App, options: AppOptions): Promise<vo
         { name: 'agents', description: 'Agents and their settings' },
         { name: 'platforms', description: 'Chat platforms of an agent' },
         { name: 'memory', description: 'Entity types, relationship types and watchers' },
-        { name: 'tokens', description: 'API tokens and the caller\'s identity' },
+        { name: 'tokens', description: "API tokens and the caller's identity" },
         { name: 'orgs', description: 'Orgs of the deployment' },
         { name: 'operations', description: 'Health and metrics' },
       ],
@@ -51,10 +51,8 @@ export async function registerOpenApi(app: App, options: AppOptions): Promise<vo
 }
 
 export async function registerDocs(app: App, options: AppOptions): Promise<void> {
-  app.get(
-    '/openapi.json',
-    { config: { auth: 'public' }, schema: { hide: true } },
-    async (_request, reply) => reply.type('application/json').serializer(JSON.stringify).send(app.swagger()),
+  app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) =>
+    reply.type('application/json').serializer(JSON.stringify).send(app.swagger()),
   );
   await app.register(async (docs) => {
     // The reference's own routes (page, script) are public documentation.
@@ -69,6 +67,10 @@ export async function registerDocs(app: App, options: AppOptions): Promise<void>
         title: 'svc API reference',
         withDefaultFonts: false,
         hideClientButton: true,
+        // A self-hosted reference: no hosted AI chat, MCP generator or toolbar that call out.
+        agent: { disabled: true },
+        mcp: { disabled: true },
+        showDeveloperTools: 'never',
       },
     });
   });

@@ -40,7 +40,12 @@ export class ProblemError extends Error {
   }
 }
 
-export function problemBody(status: number, code: ProblemCode, detail: string, errors?: ProblemDetail): Problem {
+export function problemBody(
+  status: number,
+  code: ProblemCode,
+  detail: string,
+  errors?: ProblemDetail,
+): Problem {
   return {
     type: `https://svc.dev/problems/${code.replace(/_/g, '-')}`,
     title: TITLES[code],

@@ -38,7 +38,11 @@ const upsertAnswer = z.object({
   kind: memoryKindSchema,
   item: z.union([storedEntityTypeSchema, storedWatcherSchema]),
 });
-const deleteAnswer = z.object({ result: z.enum(['deleted', 'unchanged']), kind: memoryKindSchema, slug: z.string() });
+const deleteAnswer = z.object({
+  result: z.enum(['deleted', 'unchanged']),
+  kind: memoryKindSchema,
+  slug: z.string(),
+});
 
 /**
  * `manage_entity_schema`: list, upsert and delete entity types, relationship types and watchers.
@@ -73,7 +77,11 @@ export function memoryRoutes(options: AppOptions) {
         const org = orgOf(request);
         const op = request.body;
         if (op.action !== 'list' && !request.caller?.scopes.has('write')) {
-          throw new ProblemError(403, 'forbidden', `this token lacks the "write" scope needed to ${op.action}`);
+          throw new ProblemError(
+            403,
+            'forbidden',
+            `this token lacks the "write" scope needed to ${op.action}`,
+          );
         }
         if (op.action === 'list') {
           const kinds = op.kind ? [op.kind] : (Object.keys(MEMORY_TABLES) as MemoryKind[]);
@@ -92,7 +100,11 @@ export function memoryRoutes(options: AppOptions) {
             `DELETE FROM ${MEMORY_TABLES[op.kind].table} WHERE org_id = $1 AND slug = $2`,
             [org.id, op.slug],
           );
-          return { result: rowCount ? ('deleted' as const) : ('unchanged' as const), kind: op.kind, slug: op.slug };
+          return {
+            result: rowCount ? ('deleted' as const) : ('unchanged' as const),
+            kind: op.kind,
+            slug: op.slug,
+          };
         }
         const item = op.item as Record<string, unknown>;
         const values = MEMORY_TABLES[op.kind].values.map((column) => {
@@ -102,9 +114,12 @@ export function memoryRoutes(options: AppOptions) {
         const row = await upsert<Row>(options.pool, UPSERT[op.kind], [org.id, item.slug, ...values]).catch(
           (error: { code?: string }) => {
             if (error.code === '23503') {
-              throw new ProblemError(422, 'unknown_agent', `agent "${String(item.agent)}" does not exist in org "${org.slug}"`, [
-                { path: '/body/item/agent', message: 'no such agent' },
-              ]);
+              throw new ProblemError(
+                422,
+                'unknown_agent',
+                `agent "${String(item.agent)}" does not exist in org "${org.slug}"`,
+                [{ path: '/body/item/agent', message: 'no such agent' }],
+              );
             }
             throw error;
           },

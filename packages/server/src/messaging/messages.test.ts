@@ -16,7 +16,10 @@ describe('POST /api/v1/agents/{agentId}/messages', () => {
   it('queues a message and links to it under the mount prefix', async () => {
     const res = await send({ platform: 'api', content: 'hello' });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ status: 'queued', links: { self: `/svc/api/v1/agents/support/messages/${res.body.id}` } });
+    expect(res.body).toMatchObject({
+      status: 'queued',
+      links: { self: `/svc/api/v1/agents/support/messages/${res.body.id}` },
+    });
     const got = await server.call('GET', `/api/v1/agents/support/messages/${res.body.id}`, { token });
     expect(got.body).toMatchObject({ id: res.body.id, status: 'queued', content: 'hello', reply: null });
   });
@@ -24,7 +27,11 @@ describe('POST /api/v1/agents/{agentId}/messages', () => {
   it('keeps one conversation per (agent, platform, channel, thread)', async () => {
     const a = await send({ platform: 'api', content: 'one', channel: 'c1' });
     const b = await send({ platform: 'api', content: 'two', channel: 'c1' });
-    const c = await send({ platform: 'team_chat', content: 'three', team_chat: { channel: 'C1', thread: 't1' } });
+    const c = await send({
+      platform: 'team_chat',
+      content: 'three',
+      team_chat: { channel: 'C1', thread: 't1' },
+    });
     const d = await send({ platform: 'team_chat', content: 'four', team_chat: { channel: 'C1' } });
     expect(a.body.conversationId).toBe(b.body.conversationId);
     expect(new Set([a.body.conversationId, c.body.conversationId, d.body.conversationId]).size).toBe(3);
@@ -36,7 +43,9 @@ describe('POST /api/v1/agents/{agentId}/messages', () => {
     expect(again.status).toBe(202);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.id).toBe(first.body.id);
-    const { rows } = await server.pool.query("SELECT count(*)::int AS n FROM messages WHERE content = 'once'");
+    const { rows } = await server.pool.query(
+      "SELECT count(*)::int AS n FROM messages WHERE content = 'once'",
+    );
     expect(rows[0].n).toBe(1);
     const other = await send({ platform: 'api', content: 'different' }, { 'idempotency-key': 'k-1' });
     expect(other.status).toBe(422);
@@ -45,10 +54,14 @@ describe('POST /api/v1/agents/{agentId}/messages', () => {
 
   it('stores exactly one message when the same key arrives many times at once', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () => send({ platform: 'api', content: 'race' }, { 'idempotency-key': 'k-race' })),
+      Array.from({ length: 10 }, () =>
+        send({ platform: 'api', content: 'race' }, { 'idempotency-key': 'k-race' }),
+      ),
     );
     expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
-    const { rows } = await server.pool.query("SELECT count(*)::int AS n FROM messages WHERE content = 'race'");
+    const { rows } = await server.pool.query(
+      "SELECT count(*)::int AS n FROM messages WHERE content = 'race'",
+    );
     expect(rows[0].n).toBe(1);
   });
 

@@ -14,7 +14,8 @@ export interface MessageRow {
   updated_at: Date;
 }
 
-const COLUMNS = 'id, conversation_id, agent_id, status, content, reply, error, request_hash, created_at, updated_at';
+const COLUMNS =
+  'id, conversation_id, agent_id, status, content, reply, error, request_hash, created_at, updated_at';
 
 /** The conversation key: (agent, platform, channel[, thread]). */
 export function conversationKey(body: MessageSend): { channel: string; thread: string } {
@@ -29,7 +30,13 @@ export function conversationKey(body: MessageSend): { channel: string; thread: s
  */
 export async function enqueueMessage(
   pool: Pool,
-  input: { orgId: string; agentId: string; body: MessageSend; idempotencyKey: string | null; requestHash: string },
+  input: {
+    orgId: string;
+    agentId: string;
+    body: MessageSend;
+    idempotencyKey: string | null;
+    requestHash: string;
+  },
 ): Promise<{ row: MessageRow; replayed: boolean } | 'agent_missing'> {
   const client = await pool.connect();
   try {
@@ -62,7 +69,14 @@ export async function enqueueMessage(
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
        RETURNING ${COLUMNS}`,
-      [conversation.rows[0]?.id, input.orgId, input.agentId, input.body.content, input.idempotencyKey, input.requestHash],
+      [
+        conversation.rows[0]?.id,
+        input.orgId,
+        input.agentId,
+        input.body.content,
+        input.idempotencyKey,
+        input.requestHash,
+      ],
     );
     if (inserted.rows[0]) {
       await client.query('COMMIT');
@@ -83,7 +97,12 @@ export async function enqueueMessage(
   }
 }
 
-export async function getMessage(pool: Pool, orgId: string, agentId: string, id: string): Promise<MessageRow | null> {
+export async function getMessage(
+  pool: Pool,
+  orgId: string,
+  agentId: string,
+  id: string,
+): Promise<MessageRow | null> {
   const { rows } = await pool.query<MessageRow>(
     `SELECT ${COLUMNS} FROM messages WHERE org_id = $1 AND agent_id = $2 AND id = $3`,
     [orgId, agentId, id],

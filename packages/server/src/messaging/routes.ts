@@ -20,7 +20,8 @@ export function messagingRoutes(options: AppOptions) {
     if (!rows[0]) throw notFound('org "default"');
     return { id: String(rows[0].id), slug: 'default' };
   }
-  const selfLink = (agentId: string, id: string) => `${options.basePath}/api/v1/agents/${agentId}/messages/${id}`;
+  const selfLink = (agentId: string, id: string) =>
+    `${options.basePath}/api/v1/agents/${agentId}/messages/${id}`;
   const toMessage = (row: MessageRow) => ({
     id: row.id,
     conversationId: row.conversation_id,
@@ -41,7 +42,7 @@ export function messagingRoutes(options: AppOptions) {
         schema: {
           tags,
           operationId: 'sendMessage',
-          summary: 'Send a message to an agent; it is queued for the agent\'s next turn',
+          summary: "Send a message to an agent; it is queued for the agent's next turn",
           description:
             'With `Idempotency-Key`, the same key and body within 24 hours replays the first answer ' +
             '(`Idempotent-Replayed: true`); the same key with another body is 422.',
@@ -62,9 +63,17 @@ export function messagingRoutes(options: AppOptions) {
           throw new ProblemError(403, 'forbidden', `internal platform routes need an admin token`);
         }
         const org = await orgOfCaller(request);
-        const requestHash = createHash('sha256').update(JSON.stringify([agentId, body])).digest('hex');
+        const requestHash = createHash('sha256')
+          .update(JSON.stringify([agentId, body]))
+          .digest('hex');
         const idempotencyKey = request.headers['idempotency-key'] ?? null;
-        const outcome = await enqueueMessage(options.pool, { orgId: org.id, agentId, body, idempotencyKey, requestHash });
+        const outcome = await enqueueMessage(options.pool, {
+          orgId: org.id,
+          agentId,
+          body,
+          idempotencyKey,
+          requestHash,
+        });
         if (outcome === 'agent_missing') throw notFound(`agent "${agentId}"`);
         if (outcome.replayed) {
           if (outcome.row.request_hash !== requestHash) {
@@ -93,7 +102,7 @@ export function messagingRoutes(options: AppOptions) {
         schema: {
           tags,
           operationId: 'getMessage',
-          summary: 'A message\'s status and, once the turn completed, its reply',
+          summary: "A message's status and, once the turn completed, its reply",
           params: agentParams.extend({ messageId: z.uuid() }),
           response: { 200: messageSchema, ...problemResponses },
         },

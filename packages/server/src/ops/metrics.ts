@@ -1,5 +1,5 @@
-import client from 'prom-client';
 import type { Pool } from 'pg';
+import client from 'prom-client';
 import type { App } from '../http/types.js';
 
 /** A registry per app, so that several servers in one process (tests, benchmarks) never collide. */

@@ -20,8 +20,12 @@ describe('operations endpoints', () => {
     const res = await fetch(`${server.url}/metrics`);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await res.text();
-    expect(text).toMatch(/svc_http_requests_total\{method="GET",route="\/svc\/api\/:org\/agents",status="200"\} [1-9]/);
-    expect(text).toMatch(/svc_http_requests_total\{method="GET",route="\/svc\/api\/:org\/agents\/:id",status="404"\} 1/);
+    expect(text).toMatch(
+      /svc_http_requests_total\{method="GET",route="\/svc\/api\/:org\/agents",status="200"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /svc_http_requests_total\{method="GET",route="\/svc\/api\/:org\/agents\/:id",status="404"\} 1/,
+    );
     expect(text).toMatch(/svc_http_request_duration_seconds_bucket\{le="0.005",method="GET"/);
     expect(text).toMatch(/svc_db_pool_connections \d+/);
     expect(text).toMatch(/svc_db_pool_waiting 0/);

@@ -36,7 +36,11 @@ export function operationsRoutes(options: AppOptions, registry: Registry) {
         try {
           await options.pool.query('SELECT 1');
         } catch (error) {
-          throw new ProblemError(503, 'database_unavailable', `the database is unreachable: ${(error as Error).message}`);
+          throw new ProblemError(
+            503,
+            'database_unavailable',
+            `the database is unreachable: ${(error as Error).message}`,
+          );
         }
         return { status: 'ready' as const };
       },

@@ -28,7 +28,11 @@ const UPSERT_ORG = upsertStatement({
 });
 
 /** Creates the org at boot unless it exists; never renames one an operator renamed. */
-export async function ensureOrg(options: Pick<AppOptions, 'pool'>, slug: string, name: string): Promise<void> {
+export async function ensureOrg(
+  options: Pick<AppOptions, 'pool'>,
+  slug: string,
+  name: string,
+): Promise<void> {
   await options.pool.query('INSERT INTO orgs (slug, name) VALUES ($1, $2) ON CONFLICT (slug) DO NOTHING', [
     slug,
     name,
@@ -49,7 +53,9 @@ export function orgRoutes(options: AppOptions) {
         },
       },
       async () => {
-        const { rows } = await options.pool.query<OrgRow>('SELECT slug, name, created_at, updated_at FROM orgs ORDER BY slug');
+        const { rows } = await options.pool.query<OrgRow>(
+          'SELECT slug, name, created_at, updated_at FROM orgs ORDER BY slug',
+        );
         return { orgs: rows.map(toOrg) };
       },
     );

@@ -22,7 +22,10 @@ export const PLATFORM_JSON = `json_build_object(
  * Config values keep their `$REFERENCES`; the server resolves them from its own environment only
  * when it uses them. Here it only reports which ones it could not resolve.
  */
-export function toPlatform(row: PlatformRow, options: Pick<AppOptions, 'secretEnv' | 'basePath' | 'publicUrl'>): Platform {
+export function toPlatform(
+  row: PlatformRow,
+  options: Pick<AppOptions, 'secretEnv' | 'basePath' | 'publicUrl'>,
+): Platform {
   const problems = findSecretReferences(row.config, '/config')
     .filter((ref) => !options.secretEnv[ref.variable])
     .map((ref) => ({

@@ -39,9 +39,12 @@ export async function putPlatform(
       )
     ).rows[0];
     if (existing && (String(existing.org_id) !== orgId || existing.agent_id !== agentId)) {
-      throw new ProblemError(409, 'stable_id_taken', `the stable ID "${stableId}" is used by another agent on this deployment`, [
-        { path: '/params/stableId', message: 'taken' },
-      ]);
+      throw new ProblemError(
+        409,
+        'stable_id_taken',
+        `the stable ID "${stableId}" is used by another agent on this deployment`,
+        [{ path: '/params/stableId', message: 'taken' }],
+      );
     }
     const siblings = (
       await client.query<{ stable_id: string; name: string | null }>(
@@ -91,7 +94,11 @@ export async function putPlatform(
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     if ((error as { code?: string }).code === '23505') {
-      throw new ProblemError(409, 'stable_id_taken', `the stable ID "${stableId}" is used by another agent on this deployment`);
+      throw new ProblemError(
+        409,
+        'stable_id_taken',
+        `the stable ID "${stableId}" is used by another agent on this deployment`,
+      );
     }
     throw error;
   } finally {

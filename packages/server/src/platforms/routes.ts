@@ -1,10 +1,10 @@
 import { idSchema, platformPutSchema, platformSchema, stablePlatformId } from '@svc/core';
 import { z } from 'zod';
+import { listAgents } from '../agents/queries.js';
 import { orgOf } from '../auth/authenticate.js';
 import { orgParams, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
-import { listAgents } from '../agents/queries.js';
 import { toPlatform } from './model.js';
 import { putPlatform } from './queries.js';
 
@@ -20,14 +20,20 @@ export function platformRoutes(options: AppOptions) {
         schema: {
           tags,
           operationId: 'listPlatforms',
-          summary: 'The chat platforms of an agent, each with the secret references this server cannot resolve',
+          summary:
+            'The chat platforms of an agent, each with the secret references this server cannot resolve',
           params: agentParams,
           response: { 200: z.object({ platforms: z.array(platformSchema) }), ...problemResponses },
         },
       },
       async (request) => {
         const { id } = request.params;
-        const [agent] = await listAgents(options.pool, orgOf(request).id, { config: false, platforms: true }, id);
+        const [agent] = await listAgents(
+          options.pool,
+          orgOf(request).id,
+          { config: false, platforms: true },
+          id,
+        );
         if (!agent) throw notFound(`agent "${id}"`);
         return { platforms: (agent.platforms ?? []).map((row) => toPlatform(row, options)) };
       },
@@ -49,8 +55,14 @@ export function platformRoutes(options: AppOptions) {
               platform: platformSchema,
               restartsWorker: z.boolean(),
             }),
-            201: z.object({ result: z.literal('created'), platform: platformSchema, restartsWorker: z.boolean() }),
-            409: problemResponses[400].describe('The stable ID belongs to another agent or org, or names are missing'),
+            201: z.object({
+              result: z.literal('created'),
+              platform: platformSchema,
+              restartsWorker: z.boolean(),
+            }),
+            409: problemResponses[400].describe(
+              'The stable ID belongs to another agent or org, or names are missing',
+            ),
             422: problemResponses[400].describe('The stable ID does not match the body'),
             ...problemResponses,
           },
@@ -68,7 +80,11 @@ export function platformRoutes(options: AppOptions) {
             [{ path: '/params/stableId', message: `expected "${expected}"` }],
           );
         }
-        const outcome = await putPlatform(options.pool, orgOf(request).id, id, stableId, { type, name, config });
+        const outcome = await putPlatform(options.pool, orgOf(request).id, id, stableId, {
+          type,
+          name,
+          config,
+        });
         if (outcome === 'agent_missing') throw notFound(`agent "${id}"`);
         const platform = toPlatform(outcome.row, options);
         const body = { result: outcome.result, platform, restartsWorker: outcome.restartsWorker };

@@ -4,7 +4,9 @@ import type { Pool } from 'pg';
 /** A 32-byte key for AES-256-GCM, given as 64 hex digits or base64 / base64url. */
 export function parseEncryptionKey(text: string): Buffer {
   const trimmed = text.trim();
-  const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64url');
+  const key = /^[0-9a-fA-F]{64}$/.test(trimmed)
+    ? Buffer.from(trimmed, 'hex')
+    : Buffer.from(trimmed, 'base64url');
   if (key.length !== 32) {
     throw new Error(
       'SVC_ENCRYPTION_KEY must be 32 bytes, written as 64 hex digits or base64 (e.g. `openssl rand -base64 32`)',
