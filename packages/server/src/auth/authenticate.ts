@@ -1,29 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { ProblemError } from '../http/problem.js';
 import type { App, AppOptions, Caller, OrgRef, RouteAuth } from '../http/types.js';
+import type { TokenLookup } from './token-lookup.js';
 import { expandScopes, hashToken, isWellFormedToken, matchesPassword } from './tokens.js';
 
 const unauthorized = (detail: string) => new ProblemError(401, 'unauthorized', detail);
-
-interface TokenRow {
-  id: string;
-  name: string;
-  org_id: string;
-  org_slug: string;
-  scopes: string[];
-  expired: boolean;
-  revoked: boolean;
-  stale_use: boolean;
-}
-
-/** `last_used_at` is refreshed at most once a minute per token, so reads stay reads. */
-const LOOKUP_TOKEN = `
-  SELECT t.id, t.name, t.org_id, o.slug AS org_slug, t.scopes,
-         (t.expires_at IS NOT NULL AND t.expires_at <= now()) AS expired,
-         (t.revoked_at IS NOT NULL) AS revoked,
-         (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale_use
-    FROM api_tokens t JOIN orgs o ON o.id = t.org_id
-   WHERE t.token_hash = $1`;
 
 function bearer(request: FastifyRequest): string {
   const header = request.headers.authorization;
@@ -33,25 +14,20 @@ function bearer(request: FastifyRequest): string {
   return match[1] as string;
 }
 
-async function identify(app: App, options: AppOptions, value: string): Promise<Caller> {
+async function identify(options: AppOptions, tokens: TokenLookup, value: string): Promise<Caller> {
   if (options.adminPassword !== null && matchesPassword(value, options.adminPassword)) {
     return { kind: 'admin_password', scopes: expandScopes(['admin']), token: null };
   }
   if (!isWellFormedToken(value)) throw unauthorized('the bearer value is not an svc API token');
-  const { rows } = await options.pool.query<TokenRow>(LOOKUP_TOKEN, [hashToken(value)]);
-  const row = rows[0];
-  if (!row) throw unauthorized('unknown API token');
-  if (row.revoked) throw unauthorized('this API token was revoked');
-  if (row.expired) throw unauthorized('this API token has expired');
-  if (row.stale_use) {
-    options.pool
-      .query('UPDATE api_tokens SET last_used_at = now() WHERE id = $1', [row.id])
-      .catch((error: Error) => app.log.warn({ err: error }, 'could not record token use'));
-  }
+  const token = await tokens.find(hashToken(value));
+  if (!token) throw unauthorized('unknown API token');
+  if (token.revoked) throw unauthorized('this API token was revoked');
+  if (token.expiresAt !== null && token.expiresAt <= Date.now())
+    throw unauthorized('this API token has expired');
   return {
     kind: 'token',
-    scopes: expandScopes(row.scopes),
-    token: { id: row.id, name: row.name, orgId: String(row.org_id), orgSlug: row.org_slug },
+    scopes: expandScopes(token.scopes),
+    token: { id: token.id, name: token.name, orgId: token.orgId, orgSlug: token.orgSlug },
   };
 }
 
@@ -83,13 +59,13 @@ function authorize(caller: Caller, auth: Exclude<RouteAuth, 'public'>): void {
  * Runs before the body is read: 401 for missing or bad credentials, then 404 for an org the caller
  * cannot see, then 403 for a missing scope.
  */
-export function registerAuthentication(app: App, options: AppOptions): void {
+export function registerAuthentication(app: App, options: AppOptions, tokens: TokenLookup): void {
   app.decorateRequest('caller', null);
   app.decorateRequest('org', null);
   app.addHook('onRequest', async (request) => {
     const auth = request.routeOptions.config.auth;
     if (auth === undefined || auth === 'public') return;
-    const caller = await identify(app, options, bearer(request));
+    const caller = await identify(options, tokens, bearer(request));
     request.caller = caller;
     if (auth.org) {
       const slug = (request.params as { org?: string }).org ?? '';

@@ -4,6 +4,8 @@ import { iso, isoOrNull, orgParams, problemResponses } from '../http/common.js';
 import { ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import { orgOf } from './authenticate.js';
+import type { TokenLookup } from './token-lookup.js';
+import { TOKEN_CHANNEL } from './token-lookup.js';
 import { hashToken, newTokenId, newTokenSecret } from './tokens.js';
 
 const tags = ['tokens'];
@@ -29,7 +31,7 @@ const toToken = (row: TokenRow) => ({
   revokedAt: isoOrNull(row.revoked_at),
 });
 
-export function tokenRoutes(options: AppOptions) {
+export function tokenRoutes(options: AppOptions, tokens: TokenLookup) {
   return async (app: App) => {
     app.get(
       '/api/whoami',
@@ -162,7 +164,9 @@ export function tokenRoutes(options: AppOptions) {
         const { rows } = await options.pool.query<TokenRow & { changed: boolean }>(
           `WITH rev AS (
              UPDATE api_tokens SET revoked_at = now()
-              WHERE org_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING ${COLUMNS}
+              WHERE org_id = $1 AND id = $2 AND revoked_at IS NULL
+              -- Every replica forgets its cached copy when this commits.
+              RETURNING ${COLUMNS}, pg_notify('${TOKEN_CHANNEL}', id)
            )
            SELECT ${COLUMNS}, true AS changed FROM rev
            UNION ALL
@@ -172,6 +176,7 @@ export function tokenRoutes(options: AppOptions) {
         const row = rows[0];
         if (!row)
           throw new ProblemError(404, 'not_found', `token "${request.params.tokenId}" does not exist`);
+        tokens.forget(row.id);
         return { result: row.changed ? ('updated' as const) : ('unchanged' as const), token: toToken(row) };
       },
     );

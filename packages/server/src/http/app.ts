@@ -3,6 +3,7 @@ import { serializerCompiler } from 'fastify-type-provider-zod';
 import { agentRoutes } from '../agents/routes.js';
 import { registerAuthentication } from '../auth/authenticate.js';
 import { tokenRoutes } from '../auth/routes.js';
+import { createTokenLookup } from '../auth/token-lookup.js';
 import { memoryRoutes } from '../memory/routes.js';
 import { messagingRoutes } from '../messaging/routes.js';
 import { registerMetrics } from '../ops/metrics.js';
@@ -66,7 +67,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
   });
 
   registerErrorHandling(app);
-  registerAuthentication(app, options);
+  const tokens = await createTokenLookup(options.pool, app.log);
+  app.addHook('onClose', () => tokens.close());
+  registerAuthentication(app, options, tokens);
   const registry = registerMetrics(app, options.pool);
   await registerOpenApi(app, options);
 
@@ -75,7 +78,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
       const typed = api as unknown as App;
       await typed.register(operationsRoutes(options, registry));
       await typed.register(orgRoutes(options));
-      await typed.register(tokenRoutes(options));
+      await typed.register(tokenRoutes(options, tokens));
       await typed.register(agentRoutes(options));
       await typed.register(platformRoutes(options));
       await typed.register(memoryRoutes(options));
