@@ -47,7 +47,8 @@ export function problemBody(
   errors?: ProblemDetail,
 ): Problem {
   return {
-    type: `https://svc.dev/problems/${code.replace(/_/g, '-')}`,
+    // A URN, not a URL on a domain we would have to keep serving: the `code` is what clients match.
+    type: `urn:svc:problem:${code}`,
     title: TITLES[code],
     status,
     detail,
