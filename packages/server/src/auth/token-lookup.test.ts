@@ -40,11 +40,15 @@ describe('token lookups across replicas', () => {
       return rows[0].last_used_at !== null;
     });
     expect(first).toBe(true);
-    const { rows: before } = await a.pool.query('SELECT last_used_at FROM api_tokens WHERE id = $1', [token.id]);
+    const { rows: before } = await a.pool.query('SELECT last_used_at FROM api_tokens WHERE id = $1', [
+      token.id,
+    ]);
     await whoami(a, token.secret);
     await whoami(b, token.secret);
     await new Promise((r) => setTimeout(r, 100));
-    const { rows: after } = await a.pool.query('SELECT last_used_at FROM api_tokens WHERE id = $1', [token.id]);
+    const { rows: after } = await a.pool.query('SELECT last_used_at FROM api_tokens WHERE id = $1', [
+      token.id,
+    ]);
     expect(after[0].last_used_at).toEqual(before[0].last_used_at);
   });
 });
