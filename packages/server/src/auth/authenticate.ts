@@ -24,6 +24,8 @@ async function identify(options: AppOptions, tokens: TokenLookup, value: string)
   if (token.revoked) throw unauthorized('this API token was revoked');
   if (token.expiresAt !== null && token.expiresAt <= Date.now())
     throw unauthorized('this API token has expired');
+  // Only a token that got through counts as used.
+  tokens.recordUse(token);
   return {
     kind: 'token',
     scopes: expandScopes(token.scopes),
@@ -50,6 +52,7 @@ function authorize(caller: Caller, auth: Exclude<RouteAuth, 'public'>): void {
     }
     return;
   }
+  if (auth.scope === 'authenticated') return;
   if (!caller.scopes.has(auth.scope)) {
     throw new ProblemError(403, 'forbidden', `this token lacks the "${auth.scope}" scope`);
   }

@@ -36,7 +36,8 @@ export function tokenRoutes(options: AppOptions, tokens: TokenLookup) {
     app.get(
       '/api/whoami',
       {
-        config: { auth: { scope: 'read', org: false } },
+        // Any valid credentials may ask, whatever their scopes: `svc login` checks a token with it.
+        config: { auth: { scope: 'authenticated', org: false } },
         schema: {
           tags,
           operationId: 'whoami',

@@ -18,6 +18,8 @@ export interface KnownToken {
 
 export interface TokenLookup {
   find(hash: Buffer): Promise<KnownToken | null>;
+  /** Records that a token authenticated a request: at most one write a minute per token. */
+  recordUse(token: KnownToken): void;
   /** Drops a token from this process's cache at once; other replicas hear of it through NOTIFY. */
   forget(tokenId: string): void;
   close(): Promise<void>;
@@ -106,10 +108,7 @@ export async function createTokenLookup(
     async find(hash) {
       const key = hash.toString('hex');
       const cached = cache.get(key);
-      if (cached && listener && Date.now() - cached.fetchedAt < ttlMs) {
-        recordUse(cached.token);
-        return cached.token;
-      }
+      if (cached && listener && Date.now() - cached.fetchedAt < ttlMs) return cached.token;
       const { rows } = await pool.query<{
         id: string;
         name: string;
@@ -137,9 +136,9 @@ export async function createTokenLookup(
         cache.set(key, { token, fetchedAt: Date.now() });
         hashById.set(token.id, key);
       }
-      if (!token.revoked) recordUse(token);
       return token;
     },
+    recordUse,
     forget: forgetLocally,
     async close() {
       closed = true;

@@ -11,10 +11,11 @@ import type { Pool } from 'pg';
 
 /**
  * What a route needs from its caller. `public` routes skip authentication; every other route names
- * the scope it needs and whether it lives under `/api/:org`. A route without this declaration makes
+ * the scope it needs (`authenticated`: any valid credentials; `deployment_admin`: the admin password
+ * only) and whether it lives under `/api/:org`. A route without this declaration makes
  * the server refuse to start, so no route can be added outside the authorization matrix.
  */
-export type RouteAuth = 'public' | { scope: Scope | 'deployment_admin'; org: boolean };
+export type RouteAuth = 'public' | { scope: Scope | 'authenticated' | 'deployment_admin'; org: boolean };
 
 export interface Caller {
   kind: 'token' | 'admin_password';

@@ -1,0 +1,367 @@
+import { randomBytes } from 'node:crypto';
+import { SCOPES, type Scope, stablePlatformId } from '@svc/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, createToken, startTestServer, type TestServer } from '../../test/harness.js';
+import { buildApp, type RegisteredRoute } from '../http/app.js';
+import type { RouteAuth } from '../http/types.js';
+
+/**
+ * The authorization matrix, generated from the server's own route table: every protected route is
+ * sent with every kind of credential, and the answer must follow section 7 of the design (401 for
+ * missing or bad credentials, 404 for another org, 403 for a missing scope). A route added later
+ * is picked up without touching this file.
+ */
+
+/** The org whose routes are exercised. */
+const ORG = 'default';
+/** An org whose tokens must not see ORG at all. */
+const OTHER = 'other';
+/** The agent that path params and bodies refer to. */
+const AGENT = 'matrix';
+
+// The route table is read while the tests are collected, so that each route gets its own cases.
+const server: TestServer = await startTestServer();
+
+type Guard = Exclude<RouteAuth, 'public'>;
+type GuardedRoute = RegisteredRoute & { auth: Guard };
+
+const label = (route: RegisteredRoute) => `${route.method} ${route.url}`;
+const allRoutes = server.routes();
+
+/** Every protected route, without the HEAD twins Fastify adds to GET routes. */
+const guarded: GuardedRoute[] = allRoutes.filter(
+  (route): route is GuardedRoute =>
+    route.auth !== undefined &&
+    route.auth !== 'public' &&
+    !(route.method === 'HEAD' && allRoutes.some((r) => r.method === 'GET' && r.url === route.url)),
+);
+
+// ---- credentials ------------------------------------------------------------------------------
+
+/** Who the server should take a credential's bearer for. */
+type Caller =
+  | { kind: 'invalid' }
+  | { kind: 'admin_password' }
+  | { kind: 'token'; org: string; scopes: Scope[] };
+
+interface Credential {
+  name: string;
+  caller: Caller;
+  /** Makes whatever the credential needs (a token, an expiry) and answers its Authorization header. */
+  header: () => Promise<string | undefined>;
+}
+
+const bearer = (value: string) => `Bearer ${value}`;
+
+/** Every non-empty combination of scopes, so that the implication rules are checked exhaustively. */
+const scopeSets: Scope[][] = Array.from({ length: 2 ** SCOPES.length - 1 }, (_, i) =>
+  SCOPES.filter((_scope, bit) => ((i + 1) >> bit) & 1),
+);
+
+const invalid = (name: string, header: () => Promise<string | undefined>): Credential => ({
+  name,
+  caller: { kind: 'invalid' },
+  header,
+});
+const tokenOf = (name: string, org: string, scopes: Scope[]): Credential => ({
+  name,
+  caller: { kind: 'token', org, scopes },
+  header: async () => bearer((await createToken(server, org, scopes)).secret),
+});
+
+const CREDENTIALS: Credential[] = [
+  invalid('no Authorization header', async () => undefined),
+  invalid(
+    'another auth scheme',
+    async () => `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`,
+  ),
+  invalid('a malformed bearer value', async () => 'Bearer garbage'),
+  invalid('a well-formed unknown token', async () => bearer(`svc_${randomBytes(32).toString('base64url')}`)),
+  invalid('an expired admin token', async () => bearer(await expiredToken())),
+  invalid('a revoked admin token', async () => bearer(await revokedToken())),
+  tokenOf(`a token of org ${OTHER} with every scope`, OTHER, [...SCOPES]),
+  ...scopeSets.map((scopes) => tokenOf(scopeSetName(scopes), ORG, scopes)),
+  {
+    name: 'the admin password',
+    caller: { kind: 'admin_password' },
+    header: async () => bearer(ADMIN_PASSWORD),
+  },
+];
+
+function scopeSetName(scopes: Scope[]): string {
+  return `a token with [${scopes.join(', ')}]`;
+}
+
+/** The Authorization header of each credential, filled in by `beforeAll`. */
+const authorization = new Map<Credential, string | undefined>();
+
+function credentialNamed(name: string): Credential {
+  const credential = CREDENTIALS.find((c) => c.name === name);
+  if (!credential) throw new Error(`no credential named ${name}`);
+  return credential;
+}
+
+/** The header of a credential, for the hand-written tests below the matrix. */
+const headerOf = (name: string) => authorization.get(credentialNamed(name)) as string;
+
+// ---- expectations -----------------------------------------------------------------------------
+
+type Outcome = 'unauthorized' | 'not_found' | 'forbidden' | 'allowed';
+
+/** Scope rules of section 7, written out here rather than imported, so that the code is checked. */
+function grants(scopes: Scope[], needed: Guard['scope']): boolean {
+  if (needed === 'deployment_admin') return false; // the admin password only, never an API token
+  if (needed === 'authenticated') return true; // any valid token, whatever its scopes
+  if (scopes.includes('admin')) return true;
+  if (needed === 'read' && scopes.includes('write')) return true;
+  return scopes.includes(needed);
+}
+
+function expectedOutcome(auth: Guard, caller: Caller): Outcome {
+  if (caller.kind === 'invalid') return 'unauthorized';
+  if (caller.kind === 'admin_password') return 'allowed';
+  // The org is resolved before the scope is checked: another org is simply not there.
+  if (auth.org && caller.org !== ORG) return 'not_found';
+  return grants(caller.scopes, auth.scope) ? 'allowed' : 'forbidden';
+}
+
+const PROBLEM = { unauthorized: 401, forbidden: 403, not_found: 404 } as const;
+
+// ---- requests ---------------------------------------------------------------------------------
+
+/** Resources the path params point at; they exist in ORG so allowed requests reach real work. */
+const fixtures = { tokenId: '', messageId: '' };
+
+function paramValue(name: string): string {
+  switch (name) {
+    case 'org':
+      return ORG;
+    case 'id':
+    case 'agentId':
+      return AGENT;
+    case 'stableId':
+      return stablePlatformId(AGENT, 'team_chat');
+    case 'tokenId':
+      return fixtures.tokenId; // already revoked: revoking it again is a harmless "unchanged"
+    case 'messageId':
+      return fixtures.messageId;
+    default:
+      // Authentication runs before params are validated, so any value tests the guard.
+      return 'x';
+  }
+}
+
+async function createAgent(agentId: string): Promise<void> {
+  const res = await server.call('POST', `/api/${ORG}/agents`, { body: { agentId, name: agentId } });
+  if (res.status >= 300) throw new Error(`agent creation failed: ${JSON.stringify(res.body)}`);
+}
+
+/** A DELETE consumes what it names, so each allowed one gets a target of its own. */
+const freshTargets: Record<string, () => Promise<string>> = {
+  id: async () => {
+    const agentId = `doomed-${randomBytes(4).toString('hex')}`;
+    await createAgent(agentId);
+    return agentId;
+  },
+  tokenId: async () => (await createToken(server, ORG, ['read'])).id,
+};
+
+async function pathOf(route: RegisteredRoute, fresh: boolean): Promise<string> {
+  const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
+  const target = route.method === 'DELETE' && fresh ? names.at(-1) : undefined;
+  let path = route.url;
+  for (const name of names) {
+    const fresher = name === target ? freshTargets[name] : undefined;
+    path = path.replace(`:${name}`, fresher ? await fresher() : paramValue(name));
+  }
+  return path;
+}
+
+/** Valid bodies, so that an allowed request is not turned away by validation either. */
+const BODIES: Record<string, () => unknown> = {
+  'POST /api/orgs': () => ({ slug: 'matrix-org' }),
+  'POST /api/:org/tokens': () => ({ name: `matrix-${randomBytes(4).toString('hex')}`, scopes: ['read'] }),
+  'POST /api/:org/agents': () => ({ agentId: AGENT, name: 'Matrix' }),
+  'PATCH /api/:org/agents/:id/config': () => ({ 'SOUL.md': 'steady' }),
+  'PUT /api/:org/agents/:id/platforms/by-stable-id/:stableId': () => ({ type: 'team_chat', config: {} }),
+  'POST /api/:org/operations/manage_entity_schema': () => ({ action: 'list' }),
+  'POST /api/v1/agents/:agentId/messages': () => ({ platform: 'api', content: 'hello' }),
+};
+
+function bodyOf(route: RegisteredRoute): unknown {
+  const body = BODIES[label(route)];
+  if (body) return body();
+  // The harness sends `content-type: application/json` with any body.
+  return ['POST', 'PUT', 'PATCH'].includes(route.method) ? {} : undefined;
+}
+
+/** Sends `route` with the Authorization header of `credential`. */
+async function send(route: GuardedRoute, credential: Credential) {
+  const path = await pathOf(route, expectedOutcome(route.auth, credential.caller) === 'allowed');
+  const header = authorization.get(credential);
+  return server.call(route.method, path, {
+    token: null,
+    headers: header === undefined ? {} : { authorization: header },
+    body: bodyOf(route),
+  });
+}
+
+// ---- setup ------------------------------------------------------------------------------------
+
+async function expiredToken(): Promise<string> {
+  const token = await createToken(server, ORG, ['admin'], { expiresInDays: 1 });
+  // Expired before its first use, so no cached copy of the old expiry exists anywhere.
+  await server.pool.query(`UPDATE api_tokens SET expires_at = now() - interval '1 hour' WHERE id = $1`, [
+    token.id,
+  ]);
+  return token.secret;
+}
+
+async function revokedToken(): Promise<string> {
+  const token = await createToken(server, ORG, ['admin']);
+  // Used once first, so that the revocation must also evict the server's cached copy.
+  expect((await server.call('GET', '/api/whoami', { token: token.secret })).status).toBe(200);
+  expect((await server.call('DELETE', `/api/${ORG}/tokens/${token.id}`)).status).toBe(200);
+  return token.secret;
+}
+
+beforeAll(async () => {
+  expect((await server.call('POST', '/api/orgs', { body: { slug: OTHER } })).status).toBe(201);
+  await createAgent(AGENT);
+  const message = await server.call('POST', `/api/v1/agents/${AGENT}/messages`, {
+    body: { platform: 'api', content: 'fixture' },
+  });
+  expect(message.status).toBe(202);
+  fixtures.messageId = message.body.id;
+  const revoked = await createToken(server, ORG, ['read']);
+  expect((await server.call('DELETE', `/api/${ORG}/tokens/${revoked.id}`)).status).toBe(200);
+  fixtures.tokenId = revoked.id;
+
+  for (const credential of CREDENTIALS) authorization.set(credential, await credential.header());
+});
+
+// ---- the matrix -------------------------------------------------------------------------------
+
+describe('the route table', () => {
+  it('is the real one: non-trivial, and every route declares its auth', () => {
+    const labels = allRoutes.map(label);
+    expect(labels).toContain('POST /api/:org/agents');
+    expect(labels).toContain('PATCH /api/:org/agents/:id/config');
+    expect(labels).toContain('GET /api/orgs');
+    expect(guarded.length).toBeGreaterThanOrEqual(15);
+    expect(allRoutes.filter((r) => r.auth === undefined)).toEqual([]);
+    for (const route of guarded) {
+      expect([...SCOPES, 'authenticated', 'deployment_admin'], label(route)).toContain(route.auth.scope);
+      // An org-scoped route must carry the org in its path, or the 404 check has nothing to compare.
+      expect(route.url.includes('/:org/'), label(route)).toBe(route.auth.org);
+    }
+  });
+
+  it('makes buildApp refuse to become ready while a route lacks an auth declaration', async () => {
+    const options = { pool: server.pool, basePath: '', adminPassword: null, secretEnv: {} };
+    const { app } = await buildApp(options);
+    try {
+      app.get('/unguarded', async () => ({ ok: true }));
+      await expect(app.ready()).rejects.toThrow(/GET \/unguarded/);
+    } finally {
+      await app.close().catch(() => {});
+    }
+    // The same route with a declaration is accepted: the refusal is about the declaration alone.
+    const declared = await buildApp(options);
+    try {
+      declared.app.get('/unguarded', { config: { auth: 'public' } }, async () => ({ ok: true }));
+      await expect(declared.app.ready()).resolves.toBeDefined();
+    } finally {
+      await declared.app.close();
+    }
+  });
+});
+
+for (const route of guarded) {
+  describe(label(route), () => {
+    for (const credential of CREDENTIALS) {
+      const outcome = expectedOutcome(route.auth, credential.caller);
+      it(`${credential.name}: ${outcome}`, async () => {
+        const res = await send(route, credential);
+        const context = `${label(route)} with ${credential.name}: ${res.status} ${JSON.stringify(res.body)}`;
+        if (outcome === 'allowed') {
+          expect([401, 403], context).not.toContain(res.status);
+          // A 404 may come from the handler (the other org has no such agent), never from the guard.
+          if (res.status === 404) expect(res.body.detail, context).not.toBe(`org "${ORG}" does not exist`);
+          return;
+        }
+        expect(res.status, context).toBe(PROBLEM[outcome]);
+        expect(res.headers.get('content-type'), context).toMatch(/^application\/problem\+json/);
+        expect(res.body, context).toMatchObject({ status: PROBLEM[outcome], code: outcome });
+        if (outcome === 'unauthorized')
+          expect(res.headers.get('www-authenticate'), context).toMatch(/^Bearer\b/);
+      });
+    }
+
+    it('reaches a working handler (2xx) with the admin password and with the least scope it needs', async () => {
+      const callers = [credentialNamed('the admin password')];
+      const scope = route.auth.scope;
+      if (scope === 'authenticated') callers.push(credentialNamed(scopeSetName(['messages'])));
+      else if (scope !== 'deployment_admin') callers.push(credentialNamed(scopeSetName([scope])));
+      for (const credential of callers) {
+        const res = await send(route, credential);
+        // A failure here means the fixtures above lack a value for this route's params or body.
+        expect(res.status, `${credential.name}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+      }
+    });
+  });
+}
+
+describe('org privacy', () => {
+  it('an org a token cannot see answers exactly like an org that does not exist', async () => {
+    const token = headerOf(scopeSetName([...SCOPES]));
+    const answer = async (org: string) => {
+      const res = await server.call('GET', `/api/${org}/agents`, {
+        token: null,
+        headers: { authorization: token },
+      });
+      return { status: res.status, body: JSON.stringify(res.body).replaceAll(org, '<org>') };
+    };
+    const existing = await answer(OTHER);
+    expect(existing.status).toBe(404);
+    expect(await answer('no-such-org')).toEqual(existing);
+  });
+
+  it('the admin password sees every org, and gets 404 for one that does not exist', async () => {
+    expect((await server.call('GET', `/api/${OTHER}/agents`)).status).toBe(200);
+    const missing = await server.call('GET', '/api/no-such-org/agents');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('not_found');
+  });
+});
+
+describe('scopes checked inside a handler', () => {
+  it('manage_entity_schema lets a read token list but not upsert or delete', async () => {
+    const token = headerOf(scopeSetName(['read']));
+    const run = (body: unknown) =>
+      server.call('POST', `/api/${ORG}/operations/manage_entity_schema`, {
+        token: null,
+        headers: { authorization: token },
+        body,
+      });
+    expect((await run({ action: 'list' })).status).toBe(200);
+    const item = { slug: 'person', name: 'Person' };
+    for (const body of [
+      { action: 'upsert', kind: 'entity_type', item },
+      { action: 'delete', kind: 'entity_type', slug: 'person' },
+    ]) {
+      const res = await run(body);
+      expect(res.status, body.action).toBe(403);
+      expect(res.body.code, body.action).toBe('forbidden');
+    }
+    // Nothing was written by the refused upsert.
+    expect((await run({ action: 'list', kind: 'entity_type' })).body.entityTypes).toEqual([]);
+    // A write token may: the route's "read" is only the floor.
+    const upsert = await server.call('POST', `/api/${ORG}/operations/manage_entity_schema`, {
+      token: null,
+      headers: { authorization: headerOf(scopeSetName(['write'])) },
+      body: { action: 'upsert', kind: 'entity_type', item },
+    });
+    expect(upsert.status).toBe(201);
+  });
+});
