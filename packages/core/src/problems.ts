@@ -16,6 +16,7 @@ export const PROBLEM_CODES = [
   'token_name_taken',
   'idempotency_key_reused',
   'payload_too_large',
+  'uri_too_long',
   'unsupported_media_type',
   'rate_limited',
   'database_unavailable',

@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
-import { ID_PATTERN, ID_RULE } from './ids.js';
+import { ID_PATTERN, ID_RULE, slugify } from './ids.js';
 import { agentConfigSchema } from './settings.js';
 
 /** What every mutation answers, so that a client can print exactly what happened. */
@@ -78,9 +78,29 @@ const configValue: z.ZodType<ConfigValue> = z
   .meta({ id: 'PlatformConfigValue' }); // a named component: recursive schemas need a $ref target
 export const platformConfigSchema = z.record(z.string().min(1).max(200), configValue);
 
+/** A name that slugifies to nothing would vanish from the stable ID (DESIGN.md section 5). */
+const platformNameSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .refine(
+    (name) => {
+      try {
+        slugify(name);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    {
+      message:
+        'must contain a letter a-z or a digit (accents are dropped), so that it can be part of the stable ID',
+    },
+  );
+
 export const platformPutSchema = z.strictObject({
   type: platformTypeSchema,
-  name: z.string().min(1).max(100).optional(),
+  name: platformNameSchema.optional(),
   config: platformConfigSchema.default({}),
 });
 export type PlatformPut = z.infer<typeof platformPutSchema>;

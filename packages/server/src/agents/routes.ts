@@ -138,7 +138,8 @@ export function agentRoutes(options: AppOptions) {
         const { rowCount } = await options.pool
           .query('DELETE FROM agents WHERE org_id = $1 AND agent_id = $2', [orgOf(request).id, id])
           .catch((error: { code?: string }) => {
-            if (error.code === '23503') {
+            // ON DELETE RESTRICT raises restrict_violation (23001).
+            if (error.code === '23001' || error.code === '23503') {
               throw new ProblemError(
                 409,
                 'conflict',

@@ -164,6 +164,16 @@ const freshTargets: Record<string, () => Promise<string>> = {
     return agentId;
   },
   tokenId: async () => (await createToken(server, ORG, ['read'])).id,
+  // Named messenger platforms: the fixture's unnamed one is a team_chat, so names never clash.
+  stableId: async () => {
+    const name = `doomed-${randomBytes(4).toString('hex')}`;
+    const stableId = stablePlatformId(AGENT, 'messenger', name);
+    const res = await server.call('PUT', `/api/${ORG}/agents/${AGENT}/platforms/by-stable-id/${stableId}`, {
+      body: { type: 'messenger', name, config: {} },
+    });
+    if (res.status >= 300) throw new Error(`platform creation failed: ${JSON.stringify(res.body)}`);
+    return stableId;
+  },
 };
 
 async function pathOf(route: RegisteredRoute, fresh: boolean): Promise<string> {

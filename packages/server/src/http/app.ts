@@ -12,6 +12,7 @@ import { orgRoutes } from '../orgs/routes.js';
 import { platformRoutes } from '../platforms/routes.js';
 import { registerErrorHandling } from './errors.js';
 import { registerDocs, registerOpenApi } from './openapi.js';
+import { problemBody, sendProblem } from './problem.js';
 import type { App, AppOptions, RouteAuth } from './types.js';
 import { validatorCompiler } from './validation.js';
 
@@ -30,7 +31,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
     requestIdHeader: 'x-request-id',
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    // Above every route's own parameter limit, so that the route schemas answer with a field error.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    // URLs the router refuses before any route runs (bad percent-encoding, too long) get a problem too.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode ?? 400;
+      const code = status === 414 ? 'uri_too_long' : 'validation_failed';
+      sendProblem(reply, problemBody(status, code, `the URL is not valid: ${error.message}`));
+    },
   }).withTypeProvider() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

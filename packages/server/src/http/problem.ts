@@ -18,6 +18,7 @@ const TITLES: Record<ProblemCode, string> = {
   token_name_taken: 'Token name is taken',
   idempotency_key_reused: 'Idempotency key reused with another body',
   payload_too_large: 'Payload too large',
+  uri_too_long: 'URI too long',
   unsupported_media_type: 'Unsupported media type',
   rate_limited: 'Too many requests',
   database_unavailable: 'Database unavailable',

@@ -91,5 +91,31 @@ export function platformRoutes(options: AppOptions) {
         return reply.code(outcome.result === 'created' ? 201 : 200).send(body as never);
       },
     );
+
+    app.delete(
+      '/api/:org/agents/:id/platforms/by-stable-id/:stableId',
+      {
+        config: { auth: { scope: 'admin', org: true } },
+        schema: {
+          tags,
+          operationId: 'deletePlatform',
+          summary: 'Delete a platform (admin; svc apply never calls this, it reports drift)',
+          params: agentParams.extend({ stableId: z.string().max(200) }),
+          response: {
+            200: z.object({ result: z.literal('deleted'), stableId: z.string() }),
+            ...problemResponses,
+          },
+        },
+      },
+      async (request) => {
+        const { id, stableId } = request.params;
+        const { rowCount } = await options.pool.query(
+          'DELETE FROM platforms WHERE org_id = $1 AND agent_id = $2 AND stable_id = $3',
+          [orgOf(request).id, id, stableId],
+        );
+        if (rowCount === 0) throw notFound(`platform "${stableId}" of agent "${id}"`);
+        return { result: 'deleted' as const, stableId };
+      },
+    );
   };
 }
