@@ -42,6 +42,8 @@ CREATE TABLE platforms (
   type       text NOT NULL,
   name       text,
   config     jsonb NOT NULL DEFAULT '{}',
+  -- [{variable, path}] of every $REFERENCE in config, found when it is written, not on every read.
+  secret_refs jsonb NOT NULL DEFAULT '[]',
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
   FOREIGN KEY (org_id, agent_id) REFERENCES agents ON DELETE CASCADE

@@ -141,9 +141,9 @@ describe('migrations', () => {
     const pools = Array.from({ length: 5 }, () => new pg.Pool({ connectionString: databaseUrl, max: 2 }));
     try {
       const applied = await Promise.all(pools.map((pool) => migrate(pool)));
-      expect(applied.flat().sort()).toEqual(['001_init.sql', '002_messages.sql']);
+      expect(applied.flat().sort()).toEqual(['001_init.sql', '002_messages.sql', '003_answers.sql']);
       const { rows } = await pools[0]!.query('SELECT id FROM schema_migrations ORDER BY id');
-      expect(rows.map((r) => r.id)).toEqual(['001_init.sql', '002_messages.sql']);
+      expect(rows.map((r) => r.id)).toEqual(['001_init.sql', '002_messages.sql', '003_answers.sql']);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
     }

@@ -81,6 +81,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       publicUrl: env.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
       adminPassword: admin.value,
       secretEnv: env,
+      validateResponses: env.SVC_VALIDATE_RESPONSES === '1',
       logger,
     });
     cleanups.push(() => app.close());

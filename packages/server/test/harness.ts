@@ -55,6 +55,7 @@ export async function startTestServer(
     basePath,
     adminPassword: ADMIN_PASSWORD,
     secretEnv: overrides.secretEnv ?? {},
+    validateResponses: true,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

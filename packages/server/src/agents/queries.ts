@@ -1,7 +1,7 @@
-import { type AgentConfig, type AgentConfigPatch, SETTING_KEYS } from '@svc/core';
+import type { AgentConfig, AgentConfigPatch } from '@svc/core';
 import type { Pool } from 'pg';
-import { upsertStatement } from '../db/upsert.js';
-import { PLATFORM_JSON, type PlatformRow } from '../platforms/model.js';
+import { upsertStatements } from '../db/upsert.js';
+import { rawJson } from '../platforms/model.js';
 
 export interface AgentRow {
   agent_id: string;
@@ -9,41 +9,48 @@ export interface AgentRow {
   description: string;
   created_at: Date;
   updated_at: Date;
-  config?: Partial<AgentConfig> | null;
-  platforms?: PlatformRow[] | null;
 }
 
-export const UPSERT_AGENT = upsertStatement({
+export const UPSERT_AGENT = upsertStatements({
   table: 'agents',
   keys: ['org_id', 'agent_id'],
   values: ['name', 'description'],
   returning: ['agent_id', 'name', 'description', 'created_at', 'updated_at'],
 });
 
-/** Every agent with, on request, its settings and platforms: one statement whatever the org's size. */
-export async function listAgents(
+/** The SQL of `listAgentsJson`: parameters org, with config, with platforms, agentId, webhook base, set vars. */
+export const LIST_AGENTS_JSON = `
+  SELECT json_build_object('agentId', a.agent_id, 'name', a.name, 'description', a.description,
+                           'createdAt', svc_iso(a.created_at), 'updatedAt', svc_iso(a.updated_at)) AS core,
+         CASE WHEN $2 THEN svc_config_json(a.config) END AS config,
+         CASE WHEN $3 THEN COALESCE(
+           (SELECT json_agg(svc_platform_json(p, $5, $6) ORDER BY p.stable_id)
+              FROM platforms p WHERE p.org_id = a.org_id AND p.agent_id = a.agent_id), '[]') END AS platforms
+    FROM agents a
+   WHERE a.org_id = $1 AND ($4::text IS NULL OR a.agent_id = $4)
+   ORDER BY a.agent_id`;
+
+/**
+ * Every agent (or one) as the JSON text of its answer, built by PostgreSQL in one statement
+ * whatever the org's size; `config` and `platforms` are spliced in only when asked for.
+ */
+export async function listAgentsJson(
   pool: Pool,
   orgId: string,
   include: { config: boolean; platforms: boolean },
+  context: { webhookBase: string; setVars: string[] },
   agentId: string | null = null,
-): Promise<AgentRow[]> {
-  const { rows } = await pool.query<AgentRow>(
-    `SELECT a.agent_id, a.name, a.description, a.created_at, a.updated_at,
-            CASE WHEN $2 THEN a.config END AS config,
-            CASE WHEN $3 THEN COALESCE(
-              (SELECT json_agg(${PLATFORM_JSON} ORDER BY p.stable_id)
-                 FROM platforms p WHERE p.org_id = a.org_id AND p.agent_id = a.agent_id), '[]') END AS platforms
-       FROM agents a
-      WHERE a.org_id = $1 AND ($4::text IS NULL OR a.agent_id = $4)
-      ORDER BY a.agent_id`,
-    [orgId, include.config, include.platforms, agentId],
+): Promise<string[]> {
+  const { rows } = await pool.query<{ core: string; config: string | null; platforms: string | null }>({
+    text: LIST_AGENTS_JSON,
+    values: [orgId, include.config, include.platforms, agentId, context.webhookBase, context.setVars],
+    types: rawJson,
+  });
+  return rows.map(
+    (row) =>
+      `${row.core.slice(0, -1)}${row.config === null ? '' : `, "config" : ${row.config}`}` +
+      `${row.platforms === null ? '' : `, "platforms" : ${row.platforms}`}}`,
   );
-  return rows;
-}
-
-/** All 13 settings, `null` where unset. */
-export function fullConfig(stored: Partial<AgentConfig> | null | undefined): AgentConfig {
-  return Object.fromEntries(SETTING_KEYS.map((k) => [k, stored?.[k] ?? null])) as AgentConfig;
 }
 
 export interface ConfigPatchOutcome {

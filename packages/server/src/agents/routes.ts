@@ -11,11 +11,12 @@ import {
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { upsert } from '../db/upsert.js';
-import { iso, orgParams, problemResponses } from '../http/common.js';
+import { iso, orgParams, problemResponses, sendJsonText } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
-import { toPlatform } from '../platforms/model.js';
-import { type AgentRow, fullConfig, listAgents, patchConfig, UPSERT_AGENT } from './queries.js';
+import { platformAnswerContext } from '../platforms/model.js';
+import { fullConfig } from './config.js';
+import { type AgentRow, listAgentsJson, patchConfig, UPSERT_AGENT } from './queries.js';
 
 const tags = ['agents'];
 const agentParams = orgParams.extend({ id: idSchema.describe('agentId') });
@@ -37,8 +38,6 @@ export function agentRoutes(options: AppOptions) {
     description: row.description,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
-    ...(row.config !== null && row.config !== undefined ? { config: fullConfig(row.config) } : {}),
-    ...(row.platforms ? { platforms: row.platforms.map((p) => toPlatform(p, options)) } : {}),
   });
   const includes = (include: string | undefined) => {
     const parts = new Set(include?.split(','));
@@ -59,9 +58,15 @@ export function agentRoutes(options: AppOptions) {
           response: { 200: z.object({ agents: z.array(agentSchema) }), ...problemResponses },
         },
       },
-      async (request) => {
-        const rows = await listAgents(options.pool, orgOf(request).id, includes(request.query.include));
-        return { agents: rows.map(toAgent) };
+      async (request, reply) => {
+        const agents = await listAgentsJson(
+          options.pool,
+          orgOf(request).id,
+          includes(request.query.include),
+          platformAnswerContext(options),
+        );
+        // Already JSON, built by PostgreSQL: sent as it is.
+        return sendJsonText(reply, `{"agents":[${agents.join(',')}]}`);
       },
     );
 
@@ -78,11 +83,17 @@ export function agentRoutes(options: AppOptions) {
           response: { 200: z.object({ agent: agentSchema }), ...problemResponses },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { id } = request.params;
-        const [row] = await listAgents(options.pool, orgOf(request).id, includes(request.query.include), id);
-        if (!row) throw notFound(`agent "${id}"`);
-        return { agent: toAgent(row) };
+        const [agent] = await listAgentsJson(
+          options.pool,
+          orgOf(request).id,
+          includes(request.query.include),
+          platformAnswerContext(options),
+          id,
+        );
+        if (!agent) throw notFound(`agent "${id}"`);
+        return sendJsonText(reply, `{"agent":${agent}}`);
       },
     );
 

@@ -1,4 +1,5 @@
 import { problemSchema } from '@svc/core';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 
 /** Problem answers documented on every route (the error handler sends them). */
@@ -13,3 +14,12 @@ export const orgParams = z.object({ org: z.string().max(100).describe('org slug'
 
 export const iso = (value: Date | string): string => new Date(value).toISOString();
 export const isoOrNull = (value: Date | string | null): string | null => (value === null ? null : iso(value));
+
+/**
+ * Sends JSON text built elsewhere (by PostgreSQL) as it is: Fastify passes a string with a JSON
+ * content type through without serializing it again. The route's response schema still documents
+ * it, and the tests check such answers against that schema.
+ */
+export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json').send(json as never);
+}

@@ -50,6 +50,8 @@ export interface AppOptions {
   /** Where secret references of platform configs are resolved (the server's own environment). */
   secretEnv: Record<string, string | undefined>;
   logger?: FastifyBaseLogger;
+  /** Check every answer against its response schema (tests, `SVC_VALIDATE_RESPONSES=1`). */
+  validateResponses?: boolean;
   /** Largest JSON body accepted, in bytes. */
   bodyLimit?: number;
   version?: string;

@@ -1,5 +1,5 @@
 import type { MemoryKind } from '@svc/core';
-import { upsertStatement } from '../db/upsert.js';
+import { type UpsertStatements, upsertStatements } from '../db/upsert.js';
 
 export interface MemoryTable {
   table: string;
@@ -28,14 +28,14 @@ export function columnsOf(kind: MemoryKind): string[] {
   return ['slug', ...MEMORY_TABLES[kind].values, 'created_at', 'updated_at'];
 }
 
-export const UPSERT: Record<MemoryKind, string> = Object.fromEntries(
+export const UPSERT: Record<MemoryKind, UpsertStatements> = Object.fromEntries(
   (Object.keys(MEMORY_TABLES) as MemoryKind[]).map((kind) => [
     kind,
-    upsertStatement({
+    upsertStatements({
       table: MEMORY_TABLES[kind].table,
       keys: ['org_id', 'slug'],
       values: MEMORY_TABLES[kind].values,
       returning: columnsOf(kind),
     }),
   ]),
-) as Record<MemoryKind, string>;
+) as Record<MemoryKind, UpsertStatements>;

@@ -1,6 +1,6 @@
 import { orgCreateSchema, orgSchema } from '@svc/core';
 import { z } from 'zod';
-import { upsert, upsertStatement } from '../db/upsert.js';
+import { upsert, upsertStatements } from '../db/upsert.js';
 import { iso, problemResponses } from '../http/common.js';
 import type { App, AppOptions } from '../http/types.js';
 
@@ -20,7 +20,7 @@ const toOrg = (row: OrgRow) => ({
   updatedAt: iso(row.updated_at),
 });
 
-const UPSERT_ORG = upsertStatement({
+const UPSERT_ORG = upsertStatements({
   table: 'orgs',
   keys: ['slug'],
   values: ['name'],

@@ -1,12 +1,11 @@
 import { idSchema, platformPutSchema, platformSchema, stablePlatformId } from '@svc/core';
 import { z } from 'zod';
-import { listAgents } from '../agents/queries.js';
 import { orgOf } from '../auth/authenticate.js';
-import { orgParams, problemResponses } from '../http/common.js';
+import { orgParams, problemResponses, sendJsonText } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
-import { toPlatform } from './model.js';
-import { putPlatform } from './queries.js';
+import { platformAnswerContext } from './model.js';
+import { listPlatformsJson, putPlatform } from './queries.js';
 
 const tags = ['platforms'];
 const agentParams = orgParams.extend({ id: idSchema.describe('agentId') });
@@ -26,16 +25,16 @@ export function platformRoutes(options: AppOptions) {
           response: { 200: z.object({ platforms: z.array(platformSchema) }), ...problemResponses },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { id } = request.params;
-        const [agent] = await listAgents(
+        const platforms = await listPlatformsJson(
           options.pool,
           orgOf(request).id,
-          { config: false, platforms: true },
           id,
+          platformAnswerContext(options),
         );
-        if (!agent) throw notFound(`agent "${id}"`);
-        return { platforms: (agent.platforms ?? []).map((row) => toPlatform(row, options)) };
+        if (platforms === null) throw notFound(`agent "${id}"`);
+        return sendJsonText(reply, `{"platforms":${platforms}}`);
       },
     );
 
@@ -80,14 +79,18 @@ export function platformRoutes(options: AppOptions) {
             [{ path: '/params/stableId', message: `expected "${expected}"` }],
           );
         }
-        const outcome = await putPlatform(options.pool, orgOf(request).id, id, stableId, {
-          type,
-          name,
-          config,
-        });
+        const outcome = await putPlatform(
+          options.pool,
+          { orgId: orgOf(request).id, agentId: id, stableId },
+          { type, name, config },
+          platformAnswerContext(options),
+        );
         if (outcome === 'agent_missing') throw notFound(`agent "${id}"`);
-        const platform = toPlatform(outcome.row, options);
-        const body = { result: outcome.result, platform, restartsWorker: outcome.restartsWorker };
+        const body = {
+          result: outcome.result,
+          platform: outcome.platform,
+          restartsWorker: outcome.restartsWorker,
+        };
         return reply.code(outcome.result === 'created' ? 201 : 200).send(body as never);
       },
     );
