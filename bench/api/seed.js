@@ -6,6 +6,7 @@
 // agent 0 and agent 1 and fails the run if they differ in anything but their ids and timestamps,
 // so the SQL can never silently drift from what the API stores.
 import { isDeepStrictEqual } from 'node:util';
+import { findSecretReferences } from '@svc/core';
 
 export const agentId = (i) => `agent-${String(i).padStart(4, '0')}`;
 
@@ -76,10 +77,10 @@ export async function seedThroughSql(pool, orgId, from, to) {
       ],
     );
     await client.query(
-      `INSERT INTO platforms (stable_id, org_id, agent_id, type, name, config)
-       SELECT p.stable_id, $1, p.agent_id, p.type, p.name, p.config
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[])
-           AS p(stable_id, agent_id, type, name, config)`,
+      `INSERT INTO platforms (stable_id, org_id, agent_id, type, name, config, secret_refs)
+       SELECT p.stable_id, $1, p.agent_id, p.type, p.name, p.config, p.secret_refs
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[])
+           AS p(stable_id, agent_id, type, name, config, secret_refs)`,
       [
         orgId,
         platforms.map((p) => p.stableId),
@@ -87,6 +88,7 @@ export async function seedThroughSql(pool, orgId, from, to) {
         platforms.map((p) => p.body.type),
         platforms.map((p) => p.body.name),
         platforms.map((p) => JSON.stringify(p.body.config)),
+        platforms.map((p) => JSON.stringify(findSecretReferences(p.body.config, '/config'))),
       ],
     );
     await client.query('COMMIT');

@@ -10,10 +10,7 @@
 //   BENCH_ORG_ID        (bare) the id of org `default`, since the bare app resolves no org
 import { buildApp } from '@svc/server';
 import pg from 'pg';
-import { buildBareApp } from './bare.js';
-
-/** The variable that the seeded platforms' `$TEAM_CHAT_BOT_TOKEN` reference names (see seed.js). */
-const SECRET_ENV = { TEAM_CHAT_BOT_TOKEN: 'bench-not-a-real-token' };
+import { buildBareApp, SECRET_ENV } from './bare.js';
 
 async function buildSvc(pool) {
   const { app } = await buildApp({

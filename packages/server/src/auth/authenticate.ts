@@ -14,12 +14,14 @@ function bearer(request: FastifyRequest): string {
   return match[1] as string;
 }
 
-async function identify(options: AppOptions, tokens: TokenLookup, value: string): Promise<Caller> {
-  if (options.adminPassword !== null && matchesPassword(value, options.adminPassword)) {
+async function identify(passwordDigest: Buffer | null, tokens: TokenLookup, value: string): Promise<Caller> {
+  // One digest serves both the password comparison and the token lookup.
+  const digest = hashToken(value);
+  if (passwordDigest !== null && matchesPassword(digest, passwordDigest)) {
     return { kind: 'admin_password', scopes: expandScopes(['admin']), token: null };
   }
   if (!isWellFormedToken(value)) throw unauthorized('the bearer value is not an svc API token');
-  const token = await tokens.find(hashToken(value));
+  const token = await tokens.find(digest);
   if (!token) throw unauthorized('unknown API token');
   if (token.revoked) throw unauthorized('this API token was revoked');
   if (token.expiresAt !== null && token.expiresAt <= Date.now())
@@ -63,12 +65,13 @@ function authorize(caller: Caller, auth: Exclude<RouteAuth, 'public'>): void {
  * cannot see, then 403 for a missing scope.
  */
 export function registerAuthentication(app: App, options: AppOptions, tokens: TokenLookup): void {
+  const passwordDigest = options.adminPassword === null ? null : hashToken(options.adminPassword);
   app.decorateRequest('caller', null);
   app.decorateRequest('org', null);
   app.addHook('onRequest', async (request) => {
     const auth = request.routeOptions.config.auth;
     if (auth === undefined || auth === 'public') return;
-    const caller = await identify(options, tokens, bearer(request));
+    const caller = await identify(passwordDigest, tokens, bearer(request));
     request.caller = caller;
     if (auth.org) {
       const slug = (request.params as { org?: string }).org ?? '';

@@ -22,8 +22,8 @@ export function hashToken(secret: string): Buffer {
 }
 
 /** Compares digests, so neither the length nor the content of the password leaks through timing. */
-export function matchesPassword(candidate: string, password: string): boolean {
-  return timingSafeEqual(hashToken(candidate), hashToken(password));
+export function matchesPassword(candidateDigest: Buffer, passwordDigest: Buffer): boolean {
+  return timingSafeEqual(candidateDigest, passwordDigest);
 }
 
 /** admin implies every scope; write implies read. */

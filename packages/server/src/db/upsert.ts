@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { MutationResult } from '@svc/core';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryConfig } from 'pg';
 
 export interface UpsertTable {
   table: string;
@@ -13,9 +14,14 @@ export interface UpsertTable {
 
 export interface UpsertStatements {
   /** Read-only: the row, if it already holds these values. */
-  check: string;
+  check: QueryConfig;
   /** Inserts, or updates only what differs; answers the row with its `result`. */
-  write: string;
+  write: QueryConfig;
+}
+
+/** Named, so that each pooled connection parses and plans the statement once. */
+function prepared(text: string): QueryConfig {
+  return { name: `svc_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
 }
 
 /**
@@ -44,7 +50,7 @@ export function upsertStatements({ table, keys, values, returning }: UpsertTable
     SELECT ${cols}, CASE WHEN inserted THEN 'created' ELSE 'updated' END AS result FROM up
     UNION ALL
     SELECT ${cols}, 'unchanged' FROM ${table} WHERE ${match} AND NOT EXISTS (SELECT 1 FROM up)`;
-  return { check, write };
+  return { check: prepared(check), write: prepared(write) };
 }
 
 export async function upsert<Row>(
@@ -52,8 +58,8 @@ export async function upsert<Row>(
   statements: UpsertStatements,
   params: unknown[],
 ): Promise<Row & { result: MutationResult }> {
-  const unchanged = await db.query<Row & { result: MutationResult }>(statements.check, params);
+  const unchanged = await db.query<Row & { result: MutationResult }>({ ...statements.check, values: params });
   if (unchanged.rows[0]) return unchanged.rows[0];
-  const { rows } = await db.query<Row & { result: MutationResult }>(statements.write, params);
+  const { rows } = await db.query<Row & { result: MutationResult }>({ ...statements.write, values: params });
   return rows[0] as Row & { result: MutationResult };
 }
