@@ -11,7 +11,7 @@ export class DataDirInUseError extends Error {
   }
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -19,6 +19,9 @@ function isAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** Tells this process's locks from a dead one's that had the same pid (a restarted container). */
+const RUN_ID = randomBytes(8).toString('hex');
 
 /**
  * Takes `<dir>/server.lock` for this process. A lock left by a process that died is taken over; a
@@ -31,13 +34,15 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await open(lockFile, 'wx', 0o600);
-      await handle.writeFile(`${process.pid}\n`);
+      await handle.writeFile(`${process.pid} ${RUN_ID}\n`);
       await handle.close();
       return () => rm(lockFile, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number.parseInt(await readFile(lockFile, 'utf8').catch(() => ''), 10);
-      if (Number.isInteger(pid) && isAlive(pid)) throw new DataDirInUseError(absolute, pid);
+      const [pidText, runId] = (await readFile(lockFile, 'utf8').catch(() => '')).trim().split(' ');
+      const pid = Number.parseInt(pidText ?? '', 10);
+      const held = pid === process.pid ? runId === RUN_ID : Number.isInteger(pid) && isAlive(pid);
+      if (held) throw new DataDirInUseError(absolute, pid);
       await rm(lockFile, { force: true });
     }
   }

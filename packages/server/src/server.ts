@@ -66,7 +66,12 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       cleanups.push(started.stop);
       databaseUrl = started.url;
     }
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(env.SVC_DB_POOL_SIZE) || 20 });
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: Number(env.SVC_DB_POOL_SIZE) || 20,
+      // A request waits this long for a connection, then answers 503 rather than hanging.
+      connectionTimeoutMillis: 10_000,
+    });
     pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
     cleanups.push(() => pool.end());
 

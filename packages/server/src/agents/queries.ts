@@ -63,6 +63,8 @@ export interface ConfigPatchOutcome {
 /**
  * Keys with a value replace the setting; keys with `null` remove it. The row is written only when
  * the merged object differs (jsonb equality ignores key order), so a repeat leaves it untouched.
+ * The row is locked first, so that `before` is what this change replaced, not what a concurrent
+ * writer's change replaced.
  */
 export async function patchConfig(
   pool: Pool,
@@ -74,26 +76,36 @@ export async function patchConfig(
   const clear = Object.entries(patch)
     .filter(([, v]) => v === null)
     .map(([k]) => k);
-  const { rows } = await pool.query<{
-    before: Partial<AgentConfig>;
-    after: Partial<AgentConfig>;
-    updated_at: Date;
-    changed: boolean;
-  }>(
-    `WITH prev AS (
-       SELECT config, config_updated_at FROM agents WHERE org_id = $1 AND agent_id = $2
-     ), up AS (
-       UPDATE agents a SET config = (a.config || $3::jsonb) - $4::text[], config_updated_at = now()
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const current = await client.query<{ config: Partial<AgentConfig>; config_updated_at: Date }>(
+      'SELECT config, config_updated_at FROM agents WHERE org_id = $1 AND agent_id = $2 FOR UPDATE',
+      [orgId, agentId],
+    );
+    const before = current.rows[0];
+    if (!before) {
+      await client.query('ROLLBACK');
+      return null;
+    }
+    const updated = await client.query<{ config: Partial<AgentConfig>; config_updated_at: Date }>(
+      `UPDATE agents a SET config = (a.config || $3::jsonb) - $4::text[], config_updated_at = now()
         WHERE a.org_id = $1 AND a.agent_id = $2 AND ((a.config || $3::jsonb) - $4::text[]) IS DISTINCT FROM a.config
-       RETURNING a.config, a.config_updated_at
-     )
-     SELECT prev.config AS before, COALESCE(up.config, prev.config) AS after,
-            COALESCE(up.config_updated_at, prev.config_updated_at) AS updated_at, up.config IS NOT NULL AS changed
-       FROM prev LEFT JOIN up ON true`,
-    [orgId, agentId, JSON.stringify(set), clear],
-  );
-  const row = rows[0];
-  return row
-    ? { before: row.before, after: row.after, updatedAt: row.updated_at, changed: row.changed }
-    : null;
+       RETURNING a.config, a.config_updated_at`,
+      [orgId, agentId, JSON.stringify(set), clear],
+    );
+    await client.query('COMMIT');
+    const after = updated.rows[0] ?? before;
+    return {
+      before: before.config,
+      after: after.config,
+      updatedAt: after.config_updated_at,
+      changed: !!updated.rows[0],
+    };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
 }

@@ -1,3 +1,4 @@
+import { ID_PATTERN } from '@svc/core';
 import type { FastifyRequest } from 'fastify';
 import { ProblemError } from '../http/problem.js';
 import type { App, AppOptions, Caller, OrgRef, RouteAuth } from '../http/types.js';
@@ -42,6 +43,8 @@ async function resolveOrg(options: AppOptions, caller: Caller, slug: string): Pr
       throw new ProblemError(404, 'not_found', `org "${slug}" does not exist`);
     return { id: caller.token.orgId, slug };
   }
+  // A slug that breaks the rule names no org: answer without asking the database.
+  if (!ID_PATTERN.test(slug)) throw new ProblemError(404, 'not_found', `org "${slug}" does not exist`);
   const { rows } = await options.pool.query<{ id: string }>('SELECT id FROM orgs WHERE slug = $1', [slug]);
   if (!rows[0]) throw new ProblemError(404, 'not_found', `org "${slug}" does not exist`);
   return { id: String(rows[0].id), slug };

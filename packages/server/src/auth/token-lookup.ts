@@ -51,7 +51,10 @@ export async function createTokenLookup(
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
 
+  // Bumped by every revocation heard: a lookup that started before one must not cache what it read.
+  let generation = 0;
   const forgetLocally = (tokenId: string) => {
+    generation++;
     const hash = hashById.get(tokenId);
     if (hash) cache.delete(hash);
     hashById.delete(tokenId);
@@ -62,6 +65,7 @@ export async function createTokenLookup(
     const lost = (error?: Error) => {
       if (listener !== client) return;
       listener = null;
+      generation++;
       cache.clear();
       hashById.clear();
       client.end().catch(() => {});
@@ -107,6 +111,7 @@ export async function createTokenLookup(
   return {
     async find(hash) {
       const key = hash.toString('hex');
+      const started = generation;
       const cached = cache.get(key);
       if (cached && listener && Date.now() - cached.fetchedAt < ttlMs) return cached.token;
       const { rows } = await pool.query<{
@@ -131,8 +136,12 @@ export async function createTokenLookup(
         revoked: row.revoked,
         usedAt: row.last_used_at.getTime(),
       };
-      if (listener) {
-        if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+      if (listener && generation === started) {
+        if (cache.size >= MAX_ENTRIES) {
+          const [oldestKey, oldest] = cache.entries().next().value as [string, { token: KnownToken }];
+          cache.delete(oldestKey);
+          hashById.delete(oldest.token.id);
+        }
         cache.set(key, { token, fetchedAt: Date.now() });
         hashById.set(token.id, key);
       }

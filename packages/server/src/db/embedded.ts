@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { isAlive } from '../data-dir.js';
 
 const run = promisify(execFile);
 
@@ -45,6 +46,7 @@ export async function startEmbeddedPostgres(
     log(`initialising embedded PostgreSQL in ${pgData}`);
     await initialise(binaries.initdb, pgData, password, owner);
   }
+  await stopOrphan(pgData);
   const port = await freePort();
   const child = spawn(
     binaries.postgres,
@@ -161,6 +163,29 @@ async function initialise(
     throw new Error(`initdb failed: ${stderr.trim() || (error as Error).message}`);
   } finally {
     await rm(pwfile, { force: true });
+  }
+}
+
+/**
+ * A PostgreSQL left running by a server that was killed (SIGKILL, OOM): it runs detached, so it
+ * outlives its parent. The caller holds the data-dir lock, so no live server owns it: stop it.
+ */
+async function stopOrphan(pgData: string): Promise<void> {
+  const pid = Number.parseInt(
+    (await readFile(join(pgData, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0] ?? '',
+    10,
+  );
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  // A pid file outlives a reboot, and its pid may now be anyone's: only a postgres serving this
+  // very data dir is stopped. Where /proc cannot tell, PostgreSQL's own pid-file check decides.
+  const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  if (!command.includes('postgres') || !command.includes(pgData)) return;
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + 30_000;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline)
+      throw new Error(`an orphaned PostgreSQL (pid ${pid}) on ${pgData} did not stop`);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

@@ -61,5 +61,10 @@ export async function upsert<Row>(
   const unchanged = await db.query<Row & { result: MutationResult }>({ ...statements.check, values: params });
   if (unchanged.rows[0]) return unchanged.rows[0];
   const { rows } = await db.query<Row & { result: MutationResult }>({ ...statements.write, values: params });
-  return rows[0] as Row & { result: MutationResult };
+  if (rows[0]) return rows[0];
+  // An identical row committed by a concurrent request after the write's snapshot was taken: the
+  // write changed nothing and could not see it; a new statement can.
+  const again = await db.query<Row & { result: MutationResult }>({ ...statements.check, values: params });
+  if (again.rows[0]) return again.rows[0];
+  throw new Error(`upsert into a row that changed concurrently; retry the request`);
 }

@@ -44,13 +44,50 @@ function fromFastify(error: FastifyError, request: FastifyRequest) {
   return null;
 }
 
+/** SQLSTATEs of text PostgreSQL cannot store: NUL characters, unpaired surrogates in JSON. */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05', '22P02']);
+
+/** A database that cannot be reached or went away: the request may succeed when retried. */
+function isDatabaseUnavailable(error: { code?: string; message?: string }): boolean {
+  const code = error.code ?? '';
+  return (
+    ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH'].includes(code) ||
+    code.startsWith('08') || // connection exceptions
+    code.startsWith('28') || // the server refused our credentials
+    code.startsWith('53') || // out of connections, memory or disk
+    code.startsWith('57P') || // the server is shutting down or restarting
+    code === '3D000' || // the database does not exist
+    (code === '55000' && /not currently accepting connections/.test(error.message ?? '')) ||
+    /Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end/.test(
+      error.message ?? '',
+    )
+  );
+}
+
+function fromDatabase(error: { code?: string; message?: string }) {
+  if (UNSTORABLE_TEXT.has(error.code ?? '')) {
+    return problemBody(
+      400,
+      'validation_failed',
+      'text may not contain NUL characters or unpaired surrogates',
+    );
+  }
+  if (isDatabaseUnavailable(error)) {
+    return problemBody(503, 'database_unavailable', 'the database is unreachable; try again shortly');
+  }
+  return null;
+}
+
 export function registerErrorHandling(app: App): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ProblemError) {
       return sendProblem(reply, problemBody(error.status, error.code, error.detail, error.errors));
     }
-    const known = fromFastify(error, request);
-    if (known) return sendProblem(reply, known);
+    const known = fromFastify(error, request) ?? fromDatabase(error);
+    if (known) {
+      if (known.status >= 500) request.log.error({ err: error }, known.detail);
+      return sendProblem(reply, known);
+    }
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(
       reply,

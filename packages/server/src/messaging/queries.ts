@@ -41,10 +41,11 @@ export async function enqueueMessage(
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const agent = await client.query('SELECT 1 FROM agents WHERE org_id = $1 AND agent_id = $2', [
-      input.orgId,
-      input.agentId,
-    ]);
+    // KEY SHARE: a concurrent delete of the agent either waits for this message or wins first.
+    const agent = await client.query(
+      'SELECT 1 FROM agents WHERE org_id = $1 AND agent_id = $2 FOR KEY SHARE',
+      [input.orgId, input.agentId],
+    );
     if (agent.rowCount === 0) {
       await client.query('ROLLBACK');
       return 'agent_missing';

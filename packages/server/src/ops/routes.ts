@@ -32,15 +32,13 @@ export function operationsRoutes(options: AppOptions, registry: Registry) {
           response: { 200: z.object({ status: z.literal('ready') }) },
         },
       },
-      async () => {
+      async (request) => {
         try {
           await options.pool.query('SELECT 1');
         } catch (error) {
-          throw new ProblemError(
-            503,
-            'database_unavailable',
-            `the database is unreachable: ${(error as Error).message}`,
-          );
+          // The cause goes to the log only: this route is public, and errors name hosts and users.
+          request.log.error({ err: error }, 'readiness check failed');
+          throw new ProblemError(503, 'database_unavailable', 'the database is unreachable');
         }
         return { status: 'ready' as const };
       },

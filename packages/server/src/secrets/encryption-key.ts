@@ -22,13 +22,14 @@ export function parseEncryptionKey(text: string): Buffer {
  */
 export async function checkEncryptionKey(pool: Pool, key: Buffer): Promise<void> {
   const fingerprint = createHmac('sha256', key).update('svc encryption key check').digest('hex').slice(0, 32);
-  const { rows } = await pool.query<{ value: string }>(
-    `WITH ins AS (
-       INSERT INTO deployment (key, value) VALUES ('encryption_key_fingerprint', $1)
-       ON CONFLICT (key) DO NOTHING RETURNING value
-     )
-     SELECT value FROM ins UNION ALL SELECT value FROM deployment WHERE key = 'encryption_key_fingerprint'`,
+  // Two statements: a replica that loses the insert race must see the winner's row, which a
+  // second snapshot does and the insert's own does not.
+  await pool.query(
+    "INSERT INTO deployment (key, value) VALUES ('encryption_key_fingerprint', $1) ON CONFLICT (key) DO NOTHING",
     [fingerprint],
+  );
+  const { rows } = await pool.query<{ value: string }>(
+    "SELECT value FROM deployment WHERE key = 'encryption_key_fingerprint'",
   );
   if (rows.some((row) => row.value !== fingerprint)) {
     throw new Error(
