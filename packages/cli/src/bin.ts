@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
+import { action, terminalIo } from './io.js';
 import { serverCommand } from './server.js';
+import { DEFAULT_URL, link, login, logout, whoami } from './session/commands.js';
 
 const program = new Command('svc')
   .description('svc: a self-hostable agent platform')
@@ -18,6 +20,37 @@ program
     process.env.SVC_LOG_LEVEL || 'info',
   )
   .action(serverCommand);
+
+program
+  .command('login')
+  .description('sign in once: checks the token with the server and saves it as a context')
+  .option('--token <token>', 'API token (CI: svc login --token "$SVC_API_TOKEN")')
+  .option('--url <url>', `server URL (default ${DEFAULT_URL}, or SVC_URL)`)
+  .option('--org <slug>', "org to act on (default: the token's org)")
+  .option('--context <name>', 'name of the saved context (default: the server host)')
+  .action(action('login', (options) => login(options, terminalIo())));
+
+program
+  .command('logout')
+  .description('forget the saved token of the current (or named) context')
+  .option('--context <name>', 'context to forget')
+  .action(action('logout', (options) => logout(options, terminalIo())));
+
+program
+  .command('whoami')
+  .description('show the server, org, token and scopes in use')
+  .option('--url <url>', 'server URL')
+  .option('--org <slug>', 'org')
+  .option('--context <name>', 'saved context to use')
+  .action(action('whoami', (options) => whoami(options, terminalIo())));
+
+program
+  .command('link')
+  .description('tie this project to the current (context, org), so that svc apply elsewhere is refused')
+  .option('--dir <dir>', 'project directory', '.')
+  .option('--org <slug>', 'org')
+  .option('--context <name>', 'saved context to use')
+  .action(action('link', ({ dir, ...options }) => link(dir, options, terminalIo())));
 
 function parsePort(value: string): number {
   const port = Number(value);

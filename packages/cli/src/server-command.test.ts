@@ -1,51 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exited, svc, waitFor } from '../test/run-svc.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const bin = join(root, 'packages/cli/src/bin.ts');
 const dirs: string[] = [];
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
-
-/** Runs the CLI from its sources, as `svc ...` would run the build. */
-function svc(args: string[], env: Record<string, string>): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', bin, ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (c) => (output += c));
-  child.stderr?.on('data', (c) => (output += c));
-  return Object.assign(child, { output: () => output });
-}
-
-function waitFor(child: ReturnType<typeof svc>, pattern: RegExp, ms = 30_000): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = child.output().match(pattern);
-      if (match) {
-        clearInterval(timer);
-        resolve(match);
-      } else if (child.exitCode !== null || Date.now() > deadline) {
-        clearInterval(timer);
-        reject(new Error(`no ${pattern} in:\n${child.output()}`));
-      }
-    }, 50);
-    const deadline = Date.now() + ms;
-  });
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
 
 describe('svc server', () => {
   it('starts on embedded PostgreSQL, prints the admin password once, and stops cleanly on SIGTERM', async () => {

@@ -1,0 +1,31 @@
+import { isCancel, password, text } from '@clack/prompts';
+import type { Io } from './session/commands.js';
+
+/** The real terminal: prompts only when both stdin and stdout are TTYs and CI is not set. */
+export function terminalIo(): Io {
+  const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY) && !process.env.CI;
+  return {
+    env: process.env,
+    out: (line) => process.stdout.write(`${line}\n`),
+    interactive,
+    async ask(question, options) {
+      const answer = options.secret
+        ? await password({ message: question })
+        : await text({ message: question, initialValue: options.initial, placeholder: options.initial });
+      if (isCancel(answer)) throw new Error('cancelled');
+      return answer;
+    },
+  };
+}
+
+/** Runs a command; any error is one line on stderr and exit code 1. */
+export function action<A extends unknown[]>(name: string, run: (...args: A) => Promise<void>) {
+  return async (...args: A) => {
+    try {
+      await run(...args);
+    } catch (error) {
+      process.stderr.write(`svc ${name}: ${(error as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  };
+}

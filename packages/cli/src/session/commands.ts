@@ -1,0 +1,134 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Scope } from '@svc/core';
+import { createClient } from './client.js';
+import { credentialsPath, readCredentials, writeCredentials } from './credentials.js';
+import { resolveSession } from './resolve.js';
+
+export interface Io {
+  env: Record<string, string | undefined>;
+  out: (line: string) => void;
+  interactive: boolean;
+  /** Asks for a value; `secret` hides what is typed. Only called when `interactive`. */
+  ask: (question: string, options: { secret?: boolean; initial?: string }) => Promise<string>;
+}
+
+interface WhoAmI {
+  kind: 'token' | 'admin_password';
+  org: string | null;
+  scopes: Scope[];
+  token: { id: string; name: string } | null;
+}
+
+export const DEFAULT_URL = 'http://127.0.0.1:8787';
+
+/** Contexts are named after the server they reach, so two servers never share one by accident. */
+export function contextName(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.host}${parsed.pathname.replace(/\/+$/, '')}`;
+}
+
+function checkUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`"${url}" is not a URL; give the server's address, e.g. ${DEFAULT_URL}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`"${url}" must start with http:// or https://`);
+  }
+  return url.replace(/\/+$/, '');
+}
+
+export async function login(
+  flags: { token?: string; url?: string; org?: string; context?: string },
+  io: Io,
+): Promise<void> {
+  if (!flags.token && !io.interactive) {
+    throw new Error('no terminal to ask for a token: use "svc login --token <API_TOKEN> [--url <url>]"');
+  }
+  const url = checkUrl(
+    flags.url ??
+      io.env.SVC_URL ??
+      (io.interactive && !flags.token ? await io.ask('Server URL', { initial: DEFAULT_URL }) : DEFAULT_URL),
+  );
+  const token = flags.token ?? (await io.ask('API token', { secret: true }));
+  const who = await createClient(url, token).request<WhoAmI>('GET', '/api/whoami');
+  const org = flags.org ?? who.org ?? 'default';
+  const name = flags.context ?? contextName(url);
+  const path = credentialsPath(io.env);
+  const credentials = await readCredentials(path);
+  credentials.contexts[name] = { url, token, org };
+  credentials.current = name;
+  await writeCredentials(path, credentials);
+  const as = who.token ? `token "${who.token.name}"` : 'the admin password';
+  io.out(`Logged in to ${url} with ${as}: org ${org}, scopes ${who.scopes.join(', ')}.`);
+  io.out(`Saved as context "${name}" in ${path}.`);
+}
+
+export async function logout(flags: { context?: string }, io: Io): Promise<void> {
+  const path = credentialsPath(io.env);
+  const credentials = await readCredentials(path);
+  const name = flags.context ?? credentials.current;
+  if (!name || !credentials.contexts[name]) {
+    io.out(flags.context ? `No context "${flags.context}": nothing to do.` : 'Not logged in: nothing to do.');
+    return;
+  }
+  delete credentials.contexts[name];
+  if (credentials.current === name) credentials.current = Object.keys(credentials.contexts)[0] ?? null;
+  await writeCredentials(path, credentials);
+  io.out(`Logged out of context "${name}".`);
+}
+
+export async function whoami(flags: { url?: string; org?: string; context?: string }, io: Io): Promise<void> {
+  const session = await resolveSession(io.env, flags);
+  const who = await createClient(session.url, session.token).request<WhoAmI>('GET', '/api/whoami');
+  io.out(`server   ${session.url}`);
+  io.out(`context  ${session.context ?? '(SVC_API_TOKEN)'}`);
+  io.out(`org      ${session.org}`);
+  io.out(`as       ${who.token ? `token "${who.token.name}" (${who.token.id})` : 'the admin password'}`);
+  io.out(`scopes   ${who.scopes.join(', ')}`);
+}
+
+export interface ProjectLink {
+  context: string;
+  org: string;
+}
+
+export const linkPath = (dir: string) => join(dir, '.svc', 'project.json');
+
+export async function readLink(dir: string): Promise<ProjectLink | null> {
+  try {
+    return JSON.parse(await readFile(linkPath(dir), 'utf8')) as ProjectLink;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new Error(`${linkPath(dir)} is not valid JSON; fix it, or run "svc link" again`);
+  }
+}
+
+/** `svc link`: ties the project to a (context, org) so that `svc apply` elsewhere is refused. */
+export async function link(dir: string, flags: { org?: string; context?: string }, io: Io): Promise<void> {
+  const session = await resolveSession(io.env, flags);
+  if (!session.context) throw new Error('link needs a saved context: run "svc login" first');
+  const value: ProjectLink = { context: session.context, org: session.org };
+  await mkdir(join(dir, '.svc'), { recursive: true });
+  await writeFile(linkPath(dir), `${JSON.stringify(value, null, 2)}\n`);
+  io.out(`Linked ${dir} to context "${value.context}", org "${value.org}".`);
+}
+
+/** The link guard of `svc apply`: a project linked to another (context, org) is refused unless forced. */
+export async function checkLink(
+  dir: string,
+  target: { context: string | null; org: string },
+  force: boolean,
+) {
+  const linked = await readLink(dir);
+  if (!linked || force) return;
+  if (linked.context !== target.context || linked.org !== target.org) {
+    throw new Error(
+      `this project is linked to (context "${linked.context}", org "${linked.org}") but the session is ` +
+        `(context "${target.context ?? 'SVC_API_TOKEN'}", org "${target.org}"); use --force to apply anyway, or "svc link" to re-link`,
+    );
+  }
+}

@@ -1,0 +1,142 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_PASSWORD,
+  createToken,
+  startTestServer,
+  type TestServer,
+} from '../../../server/test/harness.js';
+import { checkLink, contextName, type Io, link, login, logout, whoami } from './commands.js';
+import { credentialsPath, readCredentials } from './credentials.js';
+import { resolveSession } from './resolve.js';
+
+let server: TestServer;
+let token: string;
+const dirs: string[] = [];
+beforeAll(async () => {
+  server = await startTestServer();
+  await server.call('POST', '/api/orgs', { body: { slug: 'acme' } });
+  token = (await createToken(server, 'acme', ['write'])).secret;
+});
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+async function temp(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-session-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** An Io over a fresh config dir; `answers` are what a person would type at the prompts. */
+async function io(
+  answers: string[] = [],
+  interactive = answers.length > 0,
+): Promise<Io & { lines: string[] }> {
+  const lines: string[] = [];
+  const queue = [...answers];
+  return {
+    env: { XDG_CONFIG_HOME: await temp() },
+    out: (line) => lines.push(line),
+    interactive,
+    ask: async () => {
+      const answer = queue.shift();
+      if (answer === undefined) throw new Error('asked more than expected');
+      return answer;
+    },
+    lines,
+  };
+}
+
+describe('svc login', () => {
+  it('checks the token with whoami and saves a context named after the server, mode 0600', async () => {
+    const session = await io();
+    await login({ token, url: server.url }, session);
+    const path = credentialsPath(session.env);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    const saved = await readCredentials(path);
+    const name = contextName(server.url);
+    expect(saved.current).toBe(name);
+    expect(saved.contexts[name]).toEqual({ url: server.url, token, org: 'acme' });
+    expect(session.lines.join('\n')).toMatch(/org acme, scopes read, write/);
+    expect(session.lines.join('\n')).not.toContain(token);
+  });
+
+  it('asks for the URL and the token on a terminal', async () => {
+    const session = await io([server.url, token]);
+    await login({}, session);
+    expect((await resolveSession(session.env)).org).toBe('acme');
+  });
+
+  it('refuses a token the server refuses, and saves nothing', async () => {
+    const session = await io();
+    await expect(login({ token: `svc_${'x'.repeat(43)}`, url: server.url }, session)).rejects.toThrow(
+      /unknown API token \(unauthorized\)/,
+    );
+    expect((await readCredentials(credentialsPath(session.env))).contexts).toEqual({});
+  });
+
+  it('says how to log in without a terminal, and what is wrong with a bad URL or an absent server', async () => {
+    await expect(login({}, await io([], false))).rejects.toThrow(/svc login --token <API_TOKEN>/);
+    await expect(login({ token, url: 'localhost:8787' }, await io())).rejects.toThrow(/must start with http/);
+    await expect(login({ token, url: 'http://127.0.0.1:1' }, await io())).rejects.toThrow(
+      /cannot reach http:\/\/127.0.0.1:1/,
+    );
+  });
+
+  it('takes --org for the admin password, which belongs to no org', async () => {
+    const session = await io();
+    await login({ token: ADMIN_PASSWORD, url: server.url, org: 'acme' }, session);
+    expect((await resolveSession(session.env)).org).toBe('acme');
+  });
+});
+
+describe('sessions', () => {
+  it('lets SVC_API_TOKEN, SVC_URL and SVC_ORG override the saved context, and flags override both', async () => {
+    const session = await io();
+    await login({ token, url: server.url }, session);
+    const env = { ...session.env, SVC_API_TOKEN: 'from-env', SVC_ORG: 'other' };
+    expect(await resolveSession(env)).toMatchObject({
+      token: 'from-env',
+      org: 'other',
+      url: server.url,
+      context: null,
+    });
+    expect(await resolveSession(env, { org: 'flagged', url: 'http://x' })).toMatchObject({
+      org: 'flagged',
+      url: 'http://x',
+    });
+  });
+
+  it('whoami prints the server, org and scopes; logout forgets the context', async () => {
+    const session = await io();
+    await login({ token, url: server.url }, session);
+    await whoami({}, session);
+    expect(session.lines.join('\n')).toMatch(/org +acme[\s\S]*scopes +read, write/);
+    await logout({}, session);
+    await expect(resolveSession(session.env)).rejects.toThrow(/not logged in: run "svc login"/);
+  });
+});
+
+describe('svc link and the apply guard', () => {
+  it('writes .svc/project.json and refuses another (context, org) unless forced, naming both pairs', async () => {
+    const session = await io();
+    await login({ token, url: server.url }, session);
+    const project = await temp();
+    await link(project, {}, session);
+    const linked = JSON.parse(await readFile(join(project, '.svc', 'project.json'), 'utf8'));
+    expect(linked).toEqual({ context: contextName(server.url), org: 'acme' });
+
+    await expect(
+      checkLink(project, { context: linked.context, org: 'acme' }, false),
+    ).resolves.toBeUndefined();
+    const other = checkLink(project, { context: linked.context, org: 'default' }, false);
+    await expect(other).rejects.toThrow(/linked to \(context "127\.0\.0\.1:\d+", org "acme"\)/);
+    await expect(other).rejects.toThrow(/org "default"\); use --force/);
+    await expect(checkLink(project, { context: 'elsewhere', org: 'default' }, true)).resolves.toBeUndefined();
+    // An unlinked project has nothing to guard.
+    await expect(checkLink(await temp(), { context: null, org: 'x' }, false)).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,43 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const bin = join(root, 'packages/cli/src/bin.ts');
+
+export type SvcProcess = ChildProcess & { output: () => string };
+
+/** Runs the CLI from its sources, as `svc ...` would run the build; no stdin, so no TTY. */
+export function svc(args: string[], env: Record<string, string>, cwd = root): SvcProcess {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', bin, ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (c) => (output += c));
+  child.stderr?.on('data', (c) => (output += c));
+  return Object.assign(child, { output: () => output });
+}
+
+export function waitFor(child: SvcProcess, pattern: RegExp, ms = 30_000): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = child.output().match(pattern);
+      if (match) {
+        clearInterval(timer);
+        resolve(match);
+      } else if (child.exitCode !== null || Date.now() > deadline) {
+        clearInterval(timer);
+        reject(new Error(`no ${pattern} in:\n${child.output()}`));
+      }
+    }, 50);
+  });
+}
+
+export const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
