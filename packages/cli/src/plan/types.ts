@@ -1,0 +1,74 @@
+import type { AgentConfig } from '@svc/core';
+
+/** What the project files say the org should hold (secret references as text, never values). */
+export interface DesiredState {
+  agents: DesiredAgent[];
+  entityTypes: MemoryItem[];
+  relationshipTypes: MemoryItem[];
+  watchers: WatcherItem[];
+}
+
+export interface DesiredAgent {
+  agentId: string;
+  name: string;
+  description: string;
+  /** All 13 settings; `null` clears one. */
+  config: AgentConfig;
+  platforms: DesiredPlatform[];
+}
+
+export interface DesiredPlatform {
+  stableId: string;
+  type: string;
+  name: string | null;
+  config: Record<string, unknown>;
+}
+
+export interface MemoryItem {
+  slug: string;
+  name: string;
+  description?: string | null;
+}
+
+export interface WatcherItem {
+  slug: string;
+  name: string;
+  schedule: string;
+  prompt: string;
+  agent: string;
+  timezone?: string | null;
+}
+
+/** What the server holds, read in a constant number of requests. */
+export interface ServerState {
+  agents: (Omit<DesiredAgent, 'platforms'> & { platforms: DesiredPlatform[] })[];
+  entityTypes: MemoryItem[];
+  relationshipTypes: MemoryItem[];
+  watchers: WatcherItem[];
+}
+
+export type Verb = 'create' | 'update' | 'noop' | 'drift';
+export type Kind = 'agent' | 'settings' | 'platform' | 'entity_type' | 'relationship_type' | 'watcher';
+
+export interface Change {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+export interface PlanRow {
+  kind: Kind;
+  /** agentId, stable ID or slug. */
+  id: string;
+  verb: Verb;
+  changes: Change[];
+  /** Platforms: the live worker restarts because `type` or `config` changes. */
+  restartsWorker?: boolean;
+  /** The call that converges this row; absent for `noop` and `drift`. */
+  request?: { method: 'POST' | 'PATCH' | 'PUT'; path: string; body: unknown };
+}
+
+export interface Plan {
+  org: string;
+  rows: PlanRow[];
+}
