@@ -1,0 +1,3 @@
+export { loadProject, TEXT_SETTINGS } from './load.js';
+export { formatProblem, ProjectError, type ProjectProblem } from './problems.js';
+export type * from './types.js';

@@ -1,0 +1,104 @@
+/** Turns zod issues and unknown keys into positioned problems, for TOML and YAML alike. */
+
+import type { idSchema } from '@svc/core';
+import { didYouMean, type ProjectProblem } from './problems.js';
+import type { Position, TomlPath } from './toml-locator.js';
+
+/** zod's issue type, reached through a core schema: the CLI does not depend on zod itself. */
+export type Issue = NonNullable<ReturnType<typeof idSchema.safeParse>['error']>['issues'][number];
+
+export type Locate = (path: TomlPath, at: 'key' | 'value') => Position;
+
+/** `agents.support.platforms[0].config.token`; keys that are not bare are quoted. */
+export function renderPath(path: TomlPath): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else {
+      const key = /^[A-Za-z0-9_-]+$/.test(segment) ? segment : JSON.stringify(segment);
+      out += out === '' ? key : `.${key}`;
+    }
+  }
+  return out;
+}
+
+/** The table a key sits in, as its TOML header: `[agents.support]`, `[[agents.support.platforms]]`. */
+export function renderTable(path: TomlPath, syntax: Context['syntax'] = 'toml'): string {
+  if (path.length === 0) return 'at the top level';
+  if (syntax === 'yaml') return `in ${renderPath(path)}`;
+  const keys = renderPath(path.filter((s) => typeof s === 'string'));
+  return typeof path[path.length - 1] === 'number' ? `in [[${keys}]]` : `in [${keys}]`;
+}
+
+export interface Context {
+  file: string;
+  /** How tables are named in messages: `[agents.x]` in TOML, `entities[0]` in YAML. */
+  syntax: 'toml' | 'yaml';
+  locate: Locate;
+  problems: ProjectProblem[];
+}
+
+export function report(
+  ctx: Context,
+  path: TomlPath,
+  at: 'key' | 'value',
+  message: string,
+  hint?: string,
+): void {
+  const { line, col } = ctx.locate(path, at);
+  ctx.problems.push(
+    hint === undefined
+      ? { file: ctx.file, line, col, message }
+      : { file: ctx.file, line, col, message, hint },
+  );
+}
+
+export function reportUnknownKey(ctx: Context, path: TomlPath, allowed: readonly string[]): void {
+  const key = String(path[path.length - 1]);
+  report(
+    ctx,
+    path,
+    'key',
+    `unknown key "${key}" ${renderTable(path.slice(0, -1), ctx.syntax)}`,
+    didYouMean(key, allowed),
+  );
+}
+
+/**
+ * One problem per zod issue. `toPath` maps zod's path (relative to the value checked) to the path
+ * in the file; `allowedKeys` gives the keys a table may have, for hints on unrecognized keys.
+ */
+export function reportIssues(
+  ctx: Context,
+  issues: readonly Issue[],
+  toPath: (path: readonly PropertyKey[]) => TomlPath,
+  allowedKeys: (path: TomlPath) => readonly string[] = () => [],
+): void {
+  for (const issue of issues) {
+    const path = toPath(issue.path);
+    if (issue.code === 'unrecognized_keys') {
+      const allowed = allowedKeys(path);
+      for (const key of issue.keys) {
+        // No list of keys: the key is known but excluded by another value (`providers` with a pinned mode).
+        if (allowed.length > 0) reportUnknownKey(ctx, [...path, key], allowed);
+        else
+          report(
+            ctx,
+            [...path, key],
+            'key',
+            `key "${key}" is not allowed ${renderTable(path, ctx.syntax)} with these values`,
+          );
+      }
+      continue;
+    }
+    const where = path.length === 0 ? '' : `${renderPath(path)}: `;
+    report(ctx, path, 'value', `${where}${describe(issue)}`);
+  }
+}
+
+/** zod's default texts start with "Invalid input: ..."; ours read better after a path. */
+function describe(issue: Issue): string {
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return 'is required';
+  const text = issue.message.replace(/^Invalid (input|option): /, '');
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

@@ -1,0 +1,123 @@
+/** `loadProject`: the files of a project (svc.toml, agent folders, memory bundles) as desired state. */
+
+import { readFile, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { type AgentConfig, MARKDOWN_MAX_CHARS, settingSchemas } from '@svc/core';
+import { checkBundles, emptyBundles, readBundle } from './bundles.js';
+import { renderPath, report } from './issues.js';
+import { ProjectError, type ProjectProblem, sortProblems } from './problems.js';
+import { checkSecrets } from './secret-refs.js';
+import { readSvcToml, SVC_TOML, type TomlAgent, type TomlResult } from './svc-toml.js';
+import type { Project, ProjectAgent } from './types.js';
+
+export const TEXT_SETTINGS = ['IDENTITY.md', 'SOUL.md', 'USER.md'] as const;
+
+/**
+ * Loads and checks the project in `dir`. Throws a `ProjectError` with every problem found, including
+ * every secret reference whose variable is unset or empty in `env`. Values from `env` are only
+ * tested for presence: the project keeps the reference text.
+ */
+export async function loadProject(dir: string, env: Record<string, string | undefined>): Promise<Project> {
+  const problems: ProjectProblem[] = [];
+  const source = await readText(join(dir, SVC_TOML));
+  if (source === null) {
+    throw new ProjectError([
+      { file: SVC_TOML, line: 1, col: 1, message: `no ${SVC_TOML} in ${resolve(dir)}` },
+    ]);
+  }
+  const toml = readSvcToml(source, problems);
+  if (!toml) throw new ProjectError(problems);
+
+  const agents: ProjectAgent[] = [];
+  for (const agent of toml.agents) {
+    const text = await readAgentFiles(dir, agent, toml, problems);
+    if (text && agent.valid) agents.push(toProjectAgent(agent, text));
+  }
+  const bundles = emptyBundles();
+  for (const model of toml.models) {
+    const bundleSource = await readText(resolve(dir, model.file));
+    if (bundleSource === null)
+      report(toml.ctx, model.path, 'value', `memory bundle "${model.file}" not found`);
+    else readBundle(displayPath(dir, resolve(dir, model.file)), bundleSource, problems, bundles);
+  }
+  checkBundles(bundles, toml.agentIds);
+  checkSecrets(toml.secrets, env, problems);
+
+  if (problems.length > 0) throw new ProjectError(sortProblems(problems));
+  return {
+    agents,
+    entityTypes: bundles.entities.map((e) => e.item),
+    relationshipTypes: bundles.relationships.map((e) => e.item),
+    watchers: bundles.watchers.map((e) => e.item),
+    secretRefs: toml.secrets.map(({ variable, line }) => ({ variable, file: SVC_TOML, line })),
+  };
+}
+
+type TextSettings = Pick<AgentConfig, (typeof TEXT_SETTINGS)[number]>;
+
+/** A missing file is `null`: deleting `SOUL.md` must clear the setting, not leave the old text. */
+async function readAgentFiles(
+  dir: string,
+  agent: TomlAgent,
+  toml: TomlResult,
+  problems: ProjectProblem[],
+): Promise<TextSettings | null> {
+  const folder = resolve(dir, agent.dir?.value ?? join('agents', agent.agentId));
+  if (agent.dir && !(await isDirectory(folder))) {
+    // A folder named explicitly but absent is a typo, not a request to clear all three files.
+    report(
+      toml.ctx,
+      agent.dir.path,
+      'value',
+      `${renderPath(agent.dir.path)}: folder "${agent.dir.value}" not found`,
+    );
+    return null;
+  }
+  const text: Partial<Record<keyof TextSettings, string | null>> = {};
+  let ok = true;
+  for (const name of TEXT_SETTINGS) {
+    const file = join(folder, name);
+    const content = await readText(file);
+    // The schema's only limit on Markdown is its length.
+    if (content !== null && !settingSchemas[name].safeParse(content).success) {
+      ok = false;
+      const message = `${name} is longer than ${MARKDOWN_MAX_CHARS} characters (${content.length})`;
+      problems.push({ file: displayPath(dir, file), line: 1, col: 1, message });
+    }
+    text[name] = content;
+  }
+  return ok ? (text as TextSettings) : null;
+}
+
+function toProjectAgent(agent: TomlAgent, text: TextSettings): ProjectAgent {
+  return {
+    agentId: agent.agentId,
+    name: agent.name,
+    description: agent.description,
+    config: { ...agent.config, ...text },
+    platforms: agent.platforms,
+    providers: agent.providers,
+  };
+}
+
+async function readText(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Relative to the project, with `/`, as authors write paths in svc.toml. */
+function displayPath(dir: string, file: string): string {
+  return relative(resolve(dir), file).split(sep).join('/');
+}

@@ -1,0 +1,194 @@
+/** Reads `svc.toml`: agents, their providers, platforms and settings, and the memory bundle list. */
+
+import {
+  type AgentConfig,
+  agentUpsertSchema,
+  idSchema,
+  type SettingKey,
+  settingSchemas,
+  slugify,
+} from '@svc/core';
+import { parse, TomlError } from 'smol-toml';
+import { type Context, renderPath, report, reportIssues, reportUnknownKey } from './issues.js';
+import { checkPlatformIds, readPlatforms } from './platforms.js';
+import type { ProjectProblem } from './problems.js';
+import { readProviders } from './providers.js';
+import { type SecretUse, secretUses } from './secret-refs.js';
+import { agentShape, convert, get, isTable, projectShape, tomlPathOf, type UnknownKey } from './shape.js';
+import { TomlLocator, type TomlPath } from './toml-locator.js';
+import type { ProjectPlatform, ProjectProvider } from './types.js';
+
+export const SVC_TOML = 'svc.toml';
+
+/** Where each setting lives in an agent table once converted to core names (see shape.ts). */
+const TOML_SETTINGS: { key: SettingKey; at: string[]; wrap?: string }[] = [
+  { key: 'networkConfig', at: ['networkConfig'] },
+  { key: 'egressConfig', at: ['egressConfig'] },
+  { key: 'nixConfig', at: ['nixConfig'] },
+  { key: 'mcpServers', at: ['skills', 'mcpServers'] },
+  // `[[agents.x.skills.list]]` is the list itself; core wants it wrapped as `{ skills: [...] }`.
+  { key: 'skillsConfig', at: ['skills', 'skills'], wrap: 'skills' },
+  { key: 'toolsConfig', at: ['toolsConfig'] },
+  { key: 'guardrails', at: ['guardrails'] },
+  { key: 'preApprovedTools', at: ['preApprovedTools'] },
+  { key: 'providerModelPreferences', at: ['providerModelPreferences'] },
+  { key: 'modelSelection', at: ['modelSelection'] },
+];
+
+/** An agent as read from svc.toml; the Markdown settings come from its folder afterwards. */
+export interface TomlAgent {
+  agentId: string;
+  /** False when svc.toml has problems in this agent; its fields are then only partly filled. */
+  valid: boolean;
+  name: string;
+  description: string;
+  /** Absent when the default `agents/<id>` applies. */
+  dir?: { value: string; path: TomlPath };
+  config: Omit<AgentConfig, 'IDENTITY.md' | 'SOUL.md' | 'USER.md'>;
+  platforms: ProjectPlatform[];
+  providers: ProjectProvider[];
+}
+
+export interface TomlResult {
+  agents: TomlAgent[];
+  /** Every agent named in svc.toml, valid or not, so that watchers are not blamed for its errors. */
+  agentIds: Set<string>;
+  models: { file: string; path: TomlPath }[];
+  secrets: SecretUse[];
+  ctx: Context;
+}
+
+export function readSvcToml(source: string, problems: ProjectProblem[]): TomlResult | null {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parse(source, { unsafeKeyBehaviour: 'throw' });
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    const message = (error.message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '');
+    problems.push({
+      file: SVC_TOML,
+      line: error.line,
+      col: error.column,
+      message: `invalid TOML: ${message}`,
+    });
+    return null;
+  }
+  const locator = new TomlLocator(source);
+  const ctx: Context = {
+    file: SVC_TOML,
+    syntax: 'toml',
+    locate: (path, at) => locator.locate(path, at),
+    problems,
+  };
+  const unknown: UnknownKey[] = [];
+  const converted = convert(doc, projectShape, [], unknown) as Record<string, unknown>;
+  for (const u of unknown) reportUnknownKey(ctx, u.path, u.allowed);
+
+  const result: TomlResult = {
+    agents: [],
+    agentIds: new Set(),
+    models: readModels(ctx, converted),
+    secrets: [],
+    ctx,
+  };
+  const agents = doc.agents ?? {};
+  if (!isTable(agents)) {
+    report(ctx, ['agents'], 'value', '"agents" must be a table of agents: [agents.<id>]');
+    return result;
+  }
+  for (const [agentId, raw] of Object.entries(agents)) {
+    result.agentIds.add(agentId);
+    const agent = readAgent(ctx, agentId, raw, (converted.agents as Record<string, unknown>)[agentId]);
+    if (agent) result.agents.push(agent);
+    result.secrets.push(...secretUses(locator, agentId, raw));
+  }
+  checkPlatformIds(ctx, result.agents);
+  return result;
+}
+
+function readModels(ctx: Context, converted: Record<string, unknown>): TomlResult['models'] {
+  const memory = converted.memory;
+  if (memory === undefined) return [];
+  if (!isTable(memory)) {
+    report(ctx, ['memory'], 'value', '"memory" must be a table: [memory]');
+    return [];
+  }
+  const models = memory.models ?? [];
+  if (!Array.isArray(models)) {
+    report(ctx, ['memory', 'models'], 'value', 'memory.models must be a list of bundle files');
+    return [];
+  }
+  const out: TomlResult['models'] = [];
+  models.forEach((file, i) => {
+    const path = ['memory', 'models', i];
+    if (typeof file !== 'string' || file === '')
+      report(ctx, path, 'value', `${renderPath(path)}: must be a file path`);
+    else if (out.some((m) => m.file === file))
+      report(ctx, path, 'value', `memory bundle "${file}" is listed twice`);
+    else out.push({ file, path });
+  });
+  return out;
+}
+
+function readAgent(ctx: Context, agentId: string, raw: unknown, conv: unknown): TomlAgent | null {
+  const base = ['agents', agentId];
+  const at = (p: readonly PropertyKey[]) => [...base, ...tomlPathOf(agentShape, p)];
+  let valid = true;
+  const id = idSchema.safeParse(agentId);
+  if (!id.success) {
+    valid = false;
+    report(ctx, base, 'key', `agent id "${agentId}" ${id.error.issues[0]?.message}`, suggestId(agentId));
+  }
+  if (!isTable(raw) || !isTable(conv)) {
+    report(ctx, base, 'value', `agents.${renderPath([agentId])} must be a table: [agents.${agentId}]`);
+    return null;
+  }
+  const meta = agentUpsertSchema
+    .omit({ agentId: true })
+    .safeParse({ name: conv.name ?? agentId, description: conv.description });
+  if (!meta.success) reportIssues(ctx, meta.error.issues, at);
+  let dir: TomlAgent['dir'];
+  if (conv.dir !== undefined) {
+    if (typeof conv.dir === 'string' && conv.dir !== '') dir = { value: conv.dir, path: at(['dir']) };
+    else report(ctx, at(['dir']), 'value', `${renderPath(at(['dir']))}: must be a folder path`);
+  }
+  const providers = readProviders(ctx, at, conv.providers);
+  const platforms = readPlatforms(ctx, agentId, at, conv.platforms);
+
+  const config: Record<string, unknown> = {};
+  for (const setting of TOML_SETTINGS) {
+    const found = get(conv, setting.at);
+    if (found === undefined) {
+      config[setting.key] = null; // absent from the file: applying clears it
+      continue;
+    }
+    const value = setting.wrap ? { [setting.wrap]: found } : found;
+    const parsed = settingSchemas[setting.key].safeParse(value);
+    if (parsed.success) config[setting.key] = parsed.data;
+    else {
+      valid = false;
+      const toCore = (p: readonly PropertyKey[]) => [...setting.at, ...(setting.wrap ? p.slice(1) : p)];
+      reportIssues(ctx, parsed.error.issues, (p) => at(toCore(p)));
+    }
+  }
+  return {
+    agentId,
+    // An invalid agent is still returned, so that its folder's files are checked too.
+    valid: valid && meta.success && providers !== null && platforms !== null,
+    name: meta.success ? meta.data.name : agentId,
+    description: (meta.success ? meta.data.description : undefined) ?? '',
+    ...(dir ? { dir } : {}),
+    config: config as TomlAgent['config'],
+    platforms: platforms ?? [],
+    providers: providers ?? [],
+  };
+}
+
+function suggestId(agentId: string): string | undefined {
+  try {
+    const slug = slugify(agentId).slice(0, 63);
+    return slug !== agentId ? `did you mean "${slug}"?` : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,50 @@
+import type {
+  AgentConfig,
+  entityTypeSchema,
+  PlatformPut,
+  relationshipTypeSchema,
+  watcherSchema,
+} from '@svc/core';
+
+/** The desired state that the files describe. Secrets appear as their reference text only. */
+export interface Project {
+  agents: ProjectAgent[];
+  entityTypes: EntityType[];
+  relationshipTypes: RelationshipType[];
+  watchers: Watcher[];
+  /** Every `$NAME` / `${NAME}` reference, in file order; each was set and non-empty when loaded. */
+  secretRefs: SecretRefLocation[];
+}
+
+export interface ProjectAgent {
+  agentId: string;
+  name: string;
+  description: string;
+  /** All 13 settings; `null` where the project declares nothing, so that applying clears it. */
+  config: AgentConfig;
+  platforms: ProjectPlatform[];
+  providers: ProjectProvider[];
+}
+
+export interface ProjectPlatform {
+  stableId: string;
+  type: PlatformPut['type'];
+  name?: string;
+  config: PlatformPut['config'];
+}
+
+export interface ProjectProvider {
+  key: string;
+  /** The reference text, e.g. `$OPENAI_API_KEY`. */
+  secret_ref: string;
+}
+
+export type EntityType = ReturnType<typeof entityTypeSchema.parse>;
+export type RelationshipType = ReturnType<typeof relationshipTypeSchema.parse>;
+export type Watcher = ReturnType<typeof watcherSchema.parse>;
+
+export interface SecretRefLocation {
+  variable: string;
+  file: string;
+  line: number;
+}
