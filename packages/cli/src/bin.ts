@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError } from 'commander';
-import { action, terminalIo } from './io.js';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { type ApplyFlags, applyCommand } from './apply/command.js';
+import { action, applyIo, terminalIo } from './io.js';
 import { serverCommand } from './server.js';
 import { DEFAULT_URL, link, login, logout, whoami } from './session/commands.js';
 
@@ -51,6 +52,42 @@ program
   .option('--org <slug>', 'org')
   .option('--context <name>', 'saved context to use')
   .action(action('link', ({ dir, ...options }) => link(dir, options, terminalIo())));
+
+program
+  .command('apply')
+  .alias('deploy')
+  .description('plan, confirm and apply svc.toml, agent folders and memory bundles to an org (never deletes)')
+  .option('--dir <dir>', 'project directory', '.')
+  .option('--dry-run', 'show the plan and exit without changing anything')
+  .option('--yes', 'apply without asking')
+  .addOption(
+    new Option('--only <family>', 'restrict to agents (agents, settings, platforms) or memory').choices([
+      'agents',
+      'memory',
+    ]),
+  )
+  .option('--org <slug>', "org to apply to (default: the session's)")
+  .option('--url <url>', "server URL (default: the session's)")
+  .option('--context <name>', 'saved context to use')
+  .option('--force', 'apply even if .svc/project.json links the project to another (context, org)')
+  .option('--json', 'print the plan as JSON (format_version 1)')
+  .option(
+    '--detailed-exitcode',
+    'with --dry-run: exit 0 when nothing would change, 2 when changes are pending, 1 on error',
+  )
+  .option('--concurrency <n>', 'requests in flight per step', parseConcurrency, 8)
+  .action(
+    action('apply', async (options: ApplyFlags) => {
+      process.exitCode = await applyCommand(options, applyIo(options.json ?? false));
+    }),
+  );
+
+function parseConcurrency(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64)
+    throw new InvalidArgumentError('must be a whole number from 1 to 64');
+  return n;
+}
 
 function parsePort(value: string): number {
   const port = Number(value);

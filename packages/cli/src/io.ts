@@ -1,4 +1,5 @@
-import { isCancel, password, text } from '@clack/prompts';
+import { confirm, isCancel, password, text } from '@clack/prompts';
+import type { ApplyIo } from './apply/command.js';
 import type { Io } from './session/commands.js';
 
 /** The real terminal: prompts only when both stdin and stdout are TTYs and CI is not set. */
@@ -14,6 +15,20 @@ export function terminalIo(): Io {
         : await text({ message: question, initialValue: options.initial, placeholder: options.initial });
       if (isCancel(answer)) throw new Error('cancelled');
       return answer;
+    },
+  };
+}
+
+/** The terminal for `svc apply`: colour only on a TTY and never with NO_COLOR; prompts default to No. */
+export function applyIo(json: boolean): ApplyIo {
+  const io = terminalIo();
+  return {
+    ...io,
+    err: (line) => process.stderr.write(`${line}\n`),
+    color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !json,
+    async confirm(question) {
+      const answer = await confirm({ message: question, initialValue: false });
+      return !isCancel(answer) && answer === true;
     },
   };
 }

@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
 import { type AgentConfig, SETTING_KEYS } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, startTestServer, type TestServer } from '../../../server/test/harness.js';
+import { type RecordingProxy, startRecordingProxy } from '../../test/recording-proxy.js';
 import { computePlan, summary } from '../plan/diff.js';
 import { readServerState } from '../plan/state.js';
 import type { DesiredState } from '../plan/types.js';
@@ -24,52 +24,18 @@ const desired: DesiredState = {
 
 let server: TestServer;
 let token: string;
-let proxy: Server;
-let proxyUrl: string;
-let writes = 0;
-let failAt = 0;
-
-/** A real HTTP server in front of svc that answers the Nth write with a 500 problem. */
+let proxy: RecordingProxy;
 beforeAll(async () => {
   server = await startTestServer();
   token = (await createToken(server, 'default', ['write'])).secret;
-  proxy = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (req.method !== 'GET' && !req.url?.includes('manage_entity_schema')) writes++;
-    if (req.method !== 'GET' && writes === failAt) {
-      res.writeHead(500, { 'content-type': 'application/problem+json' });
-      res.end(
-        JSON.stringify({
-          type: 'about:blank',
-          title: 'x',
-          status: 500,
-          detail: 'disk full',
-          code: 'internal_error',
-        }),
-      );
-      return;
-    }
-    const answer = await fetch(`${server.url}${req.url}`, {
-      method: req.method,
-      headers: req.headers as Record<string, string>,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
-    res.writeHead(answer.status, {
-      'content-type': answer.headers.get('content-type') ?? 'application/json',
-    });
-    res.end(Buffer.from(await answer.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const address = proxy.address();
-  proxyUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  proxy = await startRecordingProxy(server.url);
 });
-afterAll(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+afterAll(() => proxy.close());
 
 describe('applying a plan', () => {
   it('stops at a failed write, says what was done and what was not attempted, and a re-run converges', async () => {
-    const flaky = createClient(proxyUrl, token);
-    failAt = 3;
+    const flaky = createClient(proxy.url, token);
+    proxy.failWriteAt(3);
     const plan = computePlan('default', desired, await readServerState(flaky, 'default'));
     const outcome = await executePlan(plan, flaky, { concurrency: 1 });
     expect(outcome.done.map((d) => d.row.id)).toEqual(['agent-0', 'agent-1']);
@@ -84,7 +50,7 @@ describe('applying a plan', () => {
       'entity_type person',
     ]);
 
-    failAt = 0;
+    proxy.failWriteAt(0);
     const direct = createClient(server.url, token);
     const again = computePlan('default', desired, await readServerState(direct, 'default'));
     expect(summary(again)).toEqual({ create: 7, update: 2, noop: 2, drift: 0 });

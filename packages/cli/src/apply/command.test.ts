@@ -1,0 +1,178 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createToken, startTestServer, type TestServer } from '../../../server/test/harness.js';
+import { type RecordingProxy, startRecordingProxy } from '../../test/recording-proxy.js';
+import { dedent, writeProject } from '../project/test/fixture.js';
+import { type ApplyFlags, type ApplyIo, applyCommand } from './command.js';
+
+const CANARY = 'canary-7c1e9f-do-not-leak';
+
+const SVC_TOML = dedent(`
+  [agents.support]
+  name = "Support"
+  description = "Answers customers"
+
+  [[agents.support.platforms]]
+  type = "team_chat"
+  [agents.support.platforms.config]
+  bot_token = "$SLACK_TOKEN"
+  channel = "C123"
+
+  [agents.support.network]
+  allowed_domains = ["api.example.com"]
+
+  [agents.ops]
+  name = "Ops"
+
+  [memory]
+  models = ["models/core.yaml"]
+`);
+const BUNDLE = dedent(`
+  version: 2
+  entities:
+    - slug: person
+      name: Person
+  relationships:
+    - slug: knows
+      name: Knows
+  watchers:
+    - slug: daily
+      name: Daily
+      schedule: "0 9 * * *"
+      prompt: Summarise the day
+      agent: support
+`);
+
+let server: TestServer;
+let proxy: RecordingProxy;
+let token: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  proxy = await startRecordingProxy(server.url);
+  token = (await createToken(server, 'default', ['write'])).secret;
+});
+afterAll(() => proxy.close());
+
+async function project(extra: Record<string, string> = {}): Promise<string> {
+  return writeProject({
+    'svc.toml': SVC_TOML,
+    'agents/support/SOUL.md': 'Be kind.\n',
+    'models/core.yaml': BUNDLE,
+    ...extra,
+  });
+}
+
+/** Runs `svc apply` in-process with captured output and no terminal, through the recording proxy. */
+async function apply(dir: string, flags: Partial<ApplyFlags> = {}, env: Record<string, string> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: ApplyIo = {
+    env: { SVC_API_TOKEN: token, SVC_URL: proxy.url, SLACK_TOKEN: CANARY, XDG_CONFIG_HOME: dir, ...env },
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+    interactive: false,
+    color: false,
+    ask: async () => {
+      throw new Error('no prompts in tests');
+    },
+    confirm: async () => {
+      throw new Error('no prompts in tests');
+    },
+  };
+  const code = await applyCommand({ dir, ...flags }, io);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('svc apply', () => {
+  it('creates, then converges: the second run is all noop and sends no write', async () => {
+    const dir = await project();
+    const first = await apply(dir, { yes: true });
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toMatch(/created agent support/);
+    expect(first.out).toMatch(/Applied 7 changes to org default\./);
+
+    const writesBefore = proxy.writes().length;
+    const requestsBefore = proxy.requests.length;
+    const second = await apply(dir, { yes: true });
+    expect(second.code).toBe(0);
+    expect(second.out).toMatch(/Plan: 0 to create, 0 to update, \d+ unchanged, 0 drift/);
+    expect(second.out).toMatch(/Nothing to apply/);
+    expect(proxy.writes().length).toBe(writesBefore);
+    expect(proxy.requests.length - requestsBefore).toBe(2); // the plan's two reads
+  });
+
+  it('never lets the canary secret out: not in a request, a header, the plan or the output', async () => {
+    const dir = await project();
+    const run = await apply(dir, { yes: true, json: false });
+    const json = await apply(dir, { dryRun: true, json: true });
+    for (const request of proxy.requests) {
+      expect(JSON.stringify(request)).not.toContain(CANARY);
+    }
+    expect(run.out + run.err + json.out + json.err).not.toContain(CANARY);
+    expect(JSON.parse(json.out).format_version).toBe(1);
+  });
+
+  it('clears SOUL.md when its file is deleted', async () => {
+    const dir = await project();
+    await apply(dir, { yes: true });
+    await rm(join(dir, 'agents/support/SOUL.md'));
+    const run = await apply(dir, { yes: true });
+    expect(run.out).toMatch(/~ update support\n\s+SOUL\.md cleared/);
+    const { agent } = (await server.call('GET', '/api/default/agents/support?include=config')).body;
+    expect(agent.config['SOUL.md']).toBeNull();
+  });
+
+  it('shows an agent removed from svc.toml as drift and leaves it on the server', async () => {
+    const dir = await project();
+    await apply(dir, { yes: true });
+    await writeFile(join(dir, 'svc.toml'), SVC_TOML.replace('[agents.ops]\nname = "Ops"\n', ''));
+    const run = await apply(dir, { yes: true });
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/\? drift\s+ops/);
+    expect((await server.call('GET', '/api/default/agents/ops')).status).toBe(200);
+  });
+
+  it('lists every missing variable and sends nothing', async () => {
+    const dir = await project({
+      'svc.toml': `${SVC_TOML}\n[[agents.ops.platforms]]\ntype = "messenger"\n[agents.ops.platforms.config]\ntoken = "\${TG_TOKEN}"\n`,
+    });
+    const before = proxy.requests.length;
+    const run = await apply(dir, { yes: true }, { SLACK_TOKEN: '' });
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(/SLACK_TOKEN/);
+    expect(run.err).toMatch(/TG_TOKEN/);
+    expect(run.err).toMatch(/nothing was sent/);
+    expect(proxy.requests.length).toBe(before);
+  });
+
+  it('without a terminal and without --yes, exits 1 at once naming --yes; --dry-run --detailed-exitcode says 2', async () => {
+    const dir = await project({ 'agents/support/SOUL.md': 'Changed.\n' });
+    const before = proxy.writes().length;
+    const run = await apply(dir);
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(/re-run with --yes/);
+    expect(proxy.writes().length).toBe(before);
+    expect((await apply(dir, { dryRun: true, detailedExitcode: true })).code).toBe(2);
+    expect((await apply(dir, { dryRun: true })).code).toBe(0);
+  });
+
+  it('prints partial progress when the Nth write fails, exits 1, and a re-run converges', async () => {
+    const dir = await project();
+    await apply(dir, { yes: true });
+    // Two settings changes on a converged org; the first write fails.
+    await writeFile(join(dir, 'agents/support/SOUL.md'), 'Third version.\n');
+    await mkdir(join(dir, 'agents/ops'), { recursive: true });
+    await writeFile(join(dir, 'agents/ops/IDENTITY.md'), '# Ops\n');
+    proxy.failWriteAt(1);
+    const failed = await apply(dir, { yes: true, concurrency: 1 });
+    proxy.failWriteAt(0);
+    expect(failed.code).toBe(1);
+    expect(failed.err).toMatch(/0 of 2 changes applied before a failure/);
+    expect(failed.err).toMatch(/failed: settings \w+: disk full \(internal_error\)/);
+    expect(failed.err).toMatch(/run svc apply again to converge/);
+    const again = await apply(dir, { yes: true });
+    expect(again.code).toBe(0);
+    expect((await apply(dir, { dryRun: true, detailedExitcode: true })).code).toBe(0);
+  });
+});

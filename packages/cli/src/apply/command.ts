@@ -1,0 +1,128 @@
+import { resolve } from 'node:path';
+import { computePlan, type Only, summary } from '../plan/diff.js';
+import { planJson, renderPlan } from '../plan/render.js';
+import { readServerState } from '../plan/state.js';
+import type { DesiredState, PlanRow } from '../plan/types.js';
+import { loadProject, type Project, ProjectError } from '../project/index.js';
+import { createClient } from '../session/client.js';
+import { checkLink, type Io } from '../session/commands.js';
+import { resolveSession } from '../session/resolve.js';
+import { describeFailure, executePlan } from './execute.js';
+
+export interface ApplyFlags {
+  dir: string;
+  dryRun?: boolean;
+  yes?: boolean;
+  only?: Only;
+  org?: string;
+  url?: string;
+  context?: string;
+  force?: boolean;
+  json?: boolean;
+  detailedExitcode?: boolean;
+  concurrency?: number;
+}
+
+export interface ApplyIo extends Io {
+  err: (line: string) => void;
+  color: boolean;
+  /** Asks a yes/no question whose default is No. Only called when `interactive`. */
+  confirm: (question: string) => Promise<boolean>;
+}
+
+/**
+ * Exit codes: 0 applied, or nothing to apply; 1 any error (the project is invalid, variables are
+ * missing, the server refused, a write failed, the prompt was declined or could not be shown);
+ * 2 with `--dry-run --detailed-exitcode` when changes are pending.
+ */
+export const EXIT = { ok: 0, error: 1, pending: 2 } as const;
+
+export function desiredState(project: Project): DesiredState {
+  return {
+    agents: project.agents.map((agent) => ({
+      agentId: agent.agentId,
+      name: agent.name,
+      description: agent.description,
+      config: agent.config,
+      platforms: agent.platforms.map((p) => ({
+        stableId: p.stableId,
+        type: p.type,
+        name: p.name ?? null,
+        config: p.config,
+      })),
+    })),
+    entityTypes: project.entityTypes,
+    relationshipTypes: project.relationshipTypes,
+    watchers: project.watchers,
+  };
+}
+
+const label = (row: PlanRow) => `${row.kind.replace('_', ' ')} ${row.id}`;
+
+export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<number> {
+  const dir = resolve(flags.dir);
+  let project: Project;
+  try {
+    // Files and variables first: nothing reaches the network while the project is wrong.
+    project = await loadProject(dir, io.env);
+  } catch (error) {
+    if (!(error instanceof ProjectError)) throw error;
+    for (const line of error.format().split('\n')) io.err(line);
+    io.err(
+      `svc apply: fix the ${error.problems.length === 1 ? 'problem' : `${error.problems.length} problems`} above; nothing was sent`,
+    );
+    return EXIT.error;
+  }
+  const session = await resolveSession(io.env, flags);
+  await checkLink(dir, session, flags.force ?? false);
+  const client = createClient(session.url, session.token);
+  const plan = computePlan(
+    session.org,
+    desiredState(project),
+    await readServerState(client, session.org),
+    flags.only,
+  );
+  const counts = summary(plan);
+  const pending = counts.create + counts.update;
+
+  if (flags.json) io.out(JSON.stringify(planJson(plan), null, 2));
+  else for (const line of renderPlan(plan, { color: io.color })) io.out(line);
+
+  if (flags.dryRun) return flags.detailedExitcode && pending > 0 ? EXIT.pending : EXIT.ok;
+  if (pending === 0) {
+    if (!flags.json) io.out('Nothing to apply: the org already matches the project.');
+    return EXIT.ok;
+  }
+  if (!flags.yes) {
+    if (!io.interactive) {
+      io.err(
+        'svc apply: no terminal to confirm on; re-run with --yes to apply, or --dry-run to only see the plan',
+      );
+      return EXIT.error;
+    }
+    if (!(await io.confirm(`Apply ${pending} change${pending === 1 ? '' : 's'} to org ${session.org}?`))) {
+      io.err('Apply cancelled; nothing was changed.');
+      return EXIT.error;
+    }
+  }
+
+  const outcome = await executePlan(plan, client, {
+    concurrency: flags.concurrency,
+    onResult: ({ row, result }) =>
+      io.out(`  ${result === 'unchanged' ? 'unchanged on server' : result} ${label(row)}`),
+    onFailure: (row, error) => io.err(`  failed ${label(row)}: ${describeFailure(error)}`),
+  });
+  if (outcome.failed.length === 0) {
+    io.out(
+      `Applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'} to org ${session.org}.`,
+    );
+    return EXIT.ok;
+  }
+  io.err(`svc apply: ${outcome.done.length} of ${pending} changes applied before a failure.`);
+  for (const { row, error } of outcome.failed) io.err(`  failed: ${label(row)}: ${describeFailure(error)}`);
+  if (outcome.notAttempted.length > 0) {
+    io.err(`  not attempted: ${outcome.notAttempted.map(label).join(', ')}`);
+  }
+  io.err('Every step is idempotent: fix the cause and run svc apply again to converge.');
+  return EXIT.error;
+}
