@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { type ApplyFlags, applyCommand } from './apply/command.js';
 import { action, applyIo, terminalIo } from './io.js';
+import { runCommand } from './run.js';
 import { serverCommand } from './server.js';
 import { DEFAULT_URL, link, login, logout, whoami } from './session/commands.js';
 
@@ -21,6 +22,19 @@ program
     process.env.SVC_LOG_LEVEL || 'info',
   )
   .action(serverCommand);
+
+program
+  .command('run')
+  .description('run the gateway locally with this project applied to the org "default", until Ctrl-C')
+  .option('--dir <dir>', 'project directory', '.')
+  .option('--port <port>', 'port to listen on', parsePort, Number(process.env.SVC_PORT) || 8787)
+  .option('--host <host>', 'address to listen on', process.env.SVC_HOST || '127.0.0.1')
+  .option(
+    '--log-level <level>',
+    'fatal, error, warn, info, debug or trace',
+    process.env.SVC_LOG_LEVEL || 'warn',
+  )
+  .action(runCommand);
 
 program
   .command('login')

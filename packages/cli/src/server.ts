@@ -1,29 +1,42 @@
-import { startServer } from '@svc/server';
+import { type RunningServer, startServer } from '@svc/server';
 
-/** Exit codes of `svc server`: 0 after a clean shutdown, 1 when it cannot start. */
-export async function serverCommand(options: {
+export interface ServerOptions {
   port: number;
   host: string;
   logLevel: string;
-}): Promise<void> {
-  let server: Awaited<ReturnType<typeof startServer>>;
+}
+
+/** Starts the gateway, or exits 1 with the reason. */
+export async function startOrExit(command: string, options: ServerOptions): Promise<RunningServer> {
   try {
-    server = await startServer({ ...options, env: process.env });
+    return await startServer({ ...options, env: process.env });
   } catch (error) {
-    process.stderr.write(`svc server: ${(error as Error).message}\n`);
+    process.stderr.write(`svc ${command}: ${(error as Error).message}\n`);
     process.exit(1);
   }
+}
+
+/**
+ * Stops on SIGINT or SIGTERM: in-flight requests finish, then the pool and PostgreSQL close, and
+ * the process exits 0. A second signal forces exit 1.
+ */
+export function stopOnSignal(command: string, server: RunningServer): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
-      process.stderr.write('svc server: forced exit\n');
+      process.stderr.write(`svc ${command}: forced exit\n`);
       process.exit(1);
     }
     stopping = true;
-    process.stderr.write(`svc server: ${signal} received, finishing in-flight requests\n`);
+    process.stderr.write(`svc ${command}: ${signal} received, finishing in-flight requests\n`);
     await server.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** `svc server`. Exit codes: 0 after a clean shutdown, 1 when it cannot start. */
+export async function serverCommand(options: ServerOptions): Promise<void> {
+  stopOnSignal('server', await startOrExit('server', options));
 }

@@ -21,6 +21,10 @@ export interface ServerSettings {
 export interface RunningServer {
   app: App;
   url: string;
+  /** The deployment admin password in use (from SVC_ADMIN_PASSWORD or the data dir). */
+  adminPassword: string;
+  /** Where it lives when it came from the data dir, for instructions that must not print it. */
+  adminPasswordFile: string | null;
   /** Stops accepting, lets in-flight requests finish, closes the pool, stops embedded PostgreSQL. */
   close(): Promise<void>;
 }
@@ -107,7 +111,13 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
     } else if (admin.source === 'file') {
       announce(`  admin password in ${join(dataDir, 'admin-password')}`);
     }
-    return { app, url, close: cleanup };
+    return {
+      app,
+      url,
+      adminPassword: admin.value,
+      adminPasswordFile: admin.source === 'file' ? join(dataDir, 'admin-password') : null,
+      close: cleanup,
+    };
   } catch (error) {
     await cleanup();
     throw error;
