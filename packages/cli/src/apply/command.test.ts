@@ -176,3 +176,58 @@ describe('svc apply', () => {
     expect((await apply(dir, { dryRun: true, detailedExitcode: true })).code).toBe(0);
   });
 });
+
+describe('svc apply on a broken project', () => {
+  const twoBundles = (second: string) => ({
+    'svc.toml': SVC_TOML.replace(
+      'models = ["models/core.yaml"]',
+      'models = ["models/core.yaml", "models/more.yaml"]',
+    ),
+    'models/more.yaml': second,
+  });
+  const cases: [string, Record<string, string>, RegExp][] = [
+    ['malformed TOML', { 'svc.toml': `${SVC_TOML}\n[agents.broken\nname = "x"\n` }, /^svc\.toml:\d+:\d+: /m],
+    [
+      'an unknown key',
+      { 'svc.toml': SVC_TOML.replace('name = "Ops"', 'nmae = "Ops"') },
+      /^svc\.toml:15:1: .*"nmae".*did you mean "name"/m,
+    ],
+    [
+      'bad YAML',
+      { 'models/core.yaml': 'version: 2\nentities:\n  - slug: [unclosed\n' },
+      /^models\/core\.yaml:\d+:\d+: /m,
+    ],
+    [
+      'a duplicate slug',
+      twoBundles('version: 2\nentities:\n  - slug: person\n    name: Person again\n'),
+      /^models\/more\.yaml:3:\d+: .*"person": also defined at models\/core\.yaml:3/m,
+    ],
+    [
+      'two unnamed platforms of one type',
+      { 'svc.toml': `${SVC_TOML}\n[[agents.support.platforms]]\ntype = "team_chat"\n` },
+      /^svc\.toml:\d+:\d+: .*name/m,
+    ],
+    [
+      'two platforms whose stable IDs collide',
+      {
+        'svc.toml': `${SVC_TOML}\n[[agents.ops.platforms]]\ntype = "messenger"\nname = "Main"\n\n[[agents.ops.platforms]]\ntype = "messenger"\nname = "main!"\n`,
+      },
+      /^svc\.toml:\d+:\d+: .*ops-messenger-main/m,
+    ],
+    [
+      'a bad cron',
+      { 'models/core.yaml': BUNDLE.replace('"0 9 * * *"', '"0 9 * * * *"') },
+      /^models\/core\.yaml:11:\d+: .*schedule: must have 5 fields/m,
+    ],
+  ];
+
+  it.each(cases)('%s: one line with file:line, exit 1, nothing sent', async (_name, files, line) => {
+    const dir = await project(files);
+    const before = proxy.requests.length;
+    const run = await apply(dir, { yes: true });
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(line);
+    expect(run.err).toMatch(/nothing was sent/);
+    expect(proxy.requests.length).toBe(before);
+  });
+});

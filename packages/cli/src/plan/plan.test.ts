@@ -175,6 +175,21 @@ describe('rendering', () => {
         changes: [{ field: 'config', before: { token: '$TG' }, after: { token: '$TG_BOT' } }],
         restartsWorker: true,
       },
+      { kind: 'entity_type', id: 'person', verb: 'create', changes: [] },
+      { kind: 'entity_type', id: 'legacy-type', verb: 'drift', changes: [] },
+      {
+        kind: 'relationship_type',
+        id: 'knows',
+        verb: 'update',
+        changes: [{ field: 'description', before: null, after: 'acquaintance' }],
+      },
+      {
+        kind: 'watcher',
+        id: 'daily',
+        verb: 'update',
+        changes: [{ field: 'schedule', before: '0 9 * * *', after: '30 9 * * 1-5' }],
+      },
+      { kind: 'watcher', id: 'weekly', verb: 'noop', changes: [] },
     ],
   };
 
@@ -203,7 +218,20 @@ describe('rendering', () => {
       '      config: {"token":"$TG"} -> {"token":"$TG_BOT"}',
       '      ! the live platform worker restarts: its connection drops for a moment',
       '',
-      'Plan: 1 to create, 3 to update, 1 unchanged, 1 drift (never deleted).',
+      'Entity types',
+      '  + create person',
+      '  ? drift  legacy-type  on the server, not in the project: left as it is',
+      '',
+      'Relationship types',
+      '  ~ update knows',
+      '      description: (unset) -> "acquaintance"',
+      '',
+      'Watchers',
+      '  ~ update daily',
+      '      schedule: "0 9 * * *" -> "30 9 * * 1-5"',
+      '  = noop   weekly',
+      '',
+      'Plan: 2 to create, 5 to update, 2 unchanged, 2 drift (never deleted).',
     ]);
   });
 
@@ -215,7 +243,9 @@ describe('rendering', () => {
   it('has a machine-readable form with a format version', () => {
     const json = planJson(sample);
     expect(json.format_version).toBe(1);
-    expect(json.summary).toEqual({ create: 1, update: 3, noop: 1, drift: 1 });
+    expect(json.summary).toEqual({ create: 2, update: 5, noop: 2, drift: 2 });
+    expect(json.rows).toHaveLength(11);
+    expect(json.rows[6]).toEqual({ kind: 'entity_type', id: 'person', verb: 'create', changes: [] });
     expect(json.rows[5]).toEqual({
       kind: 'platform',
       id: 'ops-messenger',
