@@ -20,8 +20,14 @@ export function buildBareApp(pool, orgId) {
   const context = { webhookBase: '/api/v1/webhooks/', setVars: Object.keys(SECRET_ENV) };
 
   app.post('/api/:org/agents', async (request, reply) => {
-    const { agentId, name, description } = request.body;
-    const row = await upsert(pool, UPSERT_AGENT, [orgId, agentId, name, description ?? '']);
+    const { agentId, name, description, providers } = request.body;
+    const row = await upsert(pool, UPSERT_AGENT, [
+      orgId,
+      agentId,
+      name,
+      description ?? '',
+      JSON.stringify(providers ?? []),
+    ]);
     return reply.type('application/json').send(JSON.stringify(row));
   });
 

@@ -1,7 +1,7 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
 import { ID_PATTERN, ID_RULE, slugify } from './ids.js';
-import { agentConfigSchema } from './settings.js';
+import { agentConfigSchema, providerKeySchema } from './settings.js';
 
 /** What every mutation answers, so that a client can print exactly what happened. */
 export const mutationResultSchema = z.enum(['created', 'updated', 'unchanged']);
@@ -50,10 +50,26 @@ export type Token = z.infer<typeof tokenSchema>;
 
 // ---- agents ----------------------------------------------------------------------------------
 
+/** An LLM provider of an agent: its key and the reference of its secret, never the secret. */
+export const providerSchema = z.strictObject({
+  key: providerKeySchema,
+  secret_ref: z.string().regex(/^\$(\{[A-Z_][A-Z0-9_]*\}|[A-Z_][A-Z0-9_]*)$/, {
+    message: 'must be a reference such as "$OPENAI_API_KEY"; the value belongs in the server\'s environment',
+  }),
+});
+
 export const agentUpsertSchema = z.strictObject({
   agentId: idSchema,
   name: z.string().min(1).max(200),
   description: z.string().max(2000).optional(),
+  /** Absent means none, as an absent description means "". */
+  providers: z
+    .array(providerSchema)
+    .max(20)
+    .refine((list) => new Set(list.map((p) => p.key)).size === list.length, {
+      message: 'provider keys must be unique',
+    })
+    .optional(),
 });
 export type AgentUpsert = z.infer<typeof agentUpsertSchema>;
 
@@ -126,10 +142,18 @@ export const platformSchema = z.object({
 });
 export type Platform = z.infer<typeof platformSchema>;
 
+export const agentProviderSchema = z.object({
+  key: z.string(),
+  secret_ref: z.string(),
+  status: z.enum(['ok', 'error']),
+  problems: z.array(platformProblemSchema),
+});
+
 export const agentSchema = z.object({
   agentId: z.string(),
   name: z.string(),
   description: z.string(),
+  providers: z.array(agentProviderSchema),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
   config: agentConfigSchema.optional(),

@@ -20,7 +20,7 @@ const toolName = z
     message: 'must be a tool name such as "github.create_issue" or "mcp:docs/*"',
   });
 const stringMap = z.record(z.string().min(1).max(200), z.string().max(8192));
-const providerKey = z
+export const providerKeySchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'must be a provider key such as "openai" or "anthropic"' });
 /** `provider/model`, e.g. `anthropic/claude-sonnet-4` or `openai/gpt-4.1-mini`. */
@@ -121,7 +121,7 @@ export const guardrailsSchema = z.strictObject({
 export const preApprovedToolsSchema = z.array(toolName).max(1000);
 
 export const providerModelPreferencesSchema = z.record(
-  providerKey,
+  providerKeySchema,
   z.strictObject({
     model: z.string().min(1).max(200),
     fallbackModels: z.array(z.string().min(1).max(200)).max(20).optional(),
@@ -131,7 +131,7 @@ export const providerModelPreferencesSchema = z.record(
 );
 
 export const modelSelectionSchema = z.discriminatedUnion('mode', [
-  z.strictObject({ mode: z.literal('auto'), providers: z.array(providerKey).max(20).optional() }),
+  z.strictObject({ mode: z.literal('auto'), providers: z.array(providerKeySchema).max(20).optional() }),
   z.strictObject({ mode: z.literal('pinned'), model: qualifiedModel }),
 ]);
 

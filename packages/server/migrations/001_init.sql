@@ -27,6 +27,8 @@ CREATE TABLE agents (
   agent_id          text NOT NULL,
   name              text NOT NULL,
   description       text NOT NULL DEFAULT '',
+  -- [{key, secret_ref}]: LLM providers; the secret stays a reference, resolved where it is used.
+  providers         jsonb NOT NULL DEFAULT '[]',
   config            jsonb NOT NULL DEFAULT '{}',
   created_at        timestamptz NOT NULL DEFAULT now(),
   updated_at        timestamptz NOT NULL DEFAULT now(),

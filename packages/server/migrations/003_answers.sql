@@ -35,6 +35,22 @@ CREATE FUNCTION svc_platform_json(p platforms, webhook_base text, set_vars text[
       'updatedAt', svc_iso(p.updated_at))
   $$;
 
+-- An agent's providers, each with the variable of its secret reported when this server lacks it.
+CREATE FUNCTION svc_providers_json(providers jsonb, set_vars text[]) RETURNS json
+  LANGUAGE sql STABLE PARALLEL SAFE
+  AS $$
+    SELECT COALESCE(json_agg(json_build_object(
+             'key', p->>'key',
+             'secret_ref', p->>'secret_ref',
+             'status', CASE WHEN v.variable = ANY (set_vars) THEN 'ok' ELSE 'error' END,
+             'problems', CASE WHEN v.variable = ANY (set_vars) THEN '[]'::json ELSE json_build_array(json_build_object(
+               'code', 'secret_missing', 'variable', v.variable, 'path', '/secret_ref',
+               'message', 'environment variable ' || v.variable || ' is not set on the server')) END)
+           ORDER BY ord), '[]')
+      FROM jsonb_array_elements(providers) WITH ORDINALITY AS e(p, ord),
+           LATERAL (SELECT substring(p->>'secret_ref' FROM '^\$\{?([A-Z_][A-Z0-9_]*)\}?$') AS variable) v
+  $$;
+
 -- The 13 settings, each null when unset.
 CREATE FUNCTION svc_config_json(config jsonb) RETURNS json
   LANGUAGE sql IMMUTABLE PARALLEL SAFE

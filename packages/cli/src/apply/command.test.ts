@@ -113,6 +113,18 @@ describe('svc apply', () => {
     expect(JSON.parse(json.out).format_version).toBe(1);
   });
 
+  it('sends providers with their references, and converges', async () => {
+    const dir = await project({
+      'svc.toml': `${SVC_TOML}\n[[agents.support.providers]]\nkey = "openai"\nsecret_ref = "$OPENAI_API_KEY"\n`,
+    });
+    const env = { OPENAI_API_KEY: CANARY };
+    expect((await apply(dir, { yes: true }, env)).code).toBe(0);
+    const { agent } = (await server.call('GET', '/api/default/agents/support')).body;
+    expect(agent.providers).toMatchObject([{ key: 'openai', secret_ref: '$OPENAI_API_KEY' }]);
+    expect((await apply(dir, { dryRun: true, detailedExitcode: true }, env)).code).toBe(0);
+    for (const request of proxy.requests) expect(JSON.stringify(request)).not.toContain(CANARY);
+  });
+
   it('clears SOUL.md when its file is deleted', async () => {
     const dir = await project();
     await apply(dir, { yes: true });

@@ -44,6 +44,7 @@ export function desiredState(project: Project): DesiredState {
       name: agent.name,
       description: agent.description,
       config: agent.config,
+      providers: agent.providers,
       platforms: agent.platforms.map((p) => ({
         stableId: p.stableId,
         type: p.type,

@@ -16,6 +16,7 @@ const desired: DesiredState = {
     description: '',
     config: { ...unset, 'SOUL.md': `soul ${i}` },
     platforms: [],
+    providers: [],
   })),
   entityTypes: [{ slug: 'person', name: 'Person' }],
   relationshipTypes: [],

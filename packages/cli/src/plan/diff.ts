@@ -17,7 +17,7 @@ function agentRows(org: string, desired: DesiredState, server: ServerState): Pla
   const existing = new Map(server.agents.map((a) => [a.agentId, a]));
   for (const agent of desired.agents) {
     const current = existing.get(agent.agentId);
-    const fields = changes(['name', 'description'], current ?? {}, agent);
+    const fields = changes(['name', 'description', 'providers'], current ?? {}, agent);
     rows.push({
       kind: 'agent',
       id: agent.agentId,
@@ -29,7 +29,12 @@ function agentRows(org: string, desired: DesiredState, server: ServerState): Pla
             request: {
               method: 'POST' as const,
               path: `/api/${org}/agents`,
-              body: { agentId: agent.agentId, name: agent.name, description: agent.description },
+              body: {
+                agentId: agent.agentId,
+                name: agent.name,
+                description: agent.description,
+                providers: agent.providers,
+              },
             },
           }),
     });

@@ -24,6 +24,7 @@ export async function readServerState(client: ApiClient, org: string): Promise<S
       agentId: agent.agentId,
       name: agent.name,
       description: agent.description,
+      providers: agent.providers.map((p) => ({ key: p.key, secret_ref: p.secret_ref })),
       config: agent.config as NonNullable<Agent['config']>,
       platforms: (agent.platforms ?? []).map((p) => ({
         stableId: p.stableId,

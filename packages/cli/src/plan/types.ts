@@ -15,6 +15,8 @@ export interface DesiredAgent {
   /** All 13 settings; `null` clears one. */
   config: AgentConfig;
   platforms: DesiredPlatform[];
+  /** LLM providers: a key and the reference of its secret. */
+  providers: { key: string; secret_ref: string }[];
 }
 
 export interface DesiredPlatform {

@@ -58,3 +58,64 @@ describe('agents', () => {
     expect(bare.body.agents[0].config).toBeUndefined();
   });
 });
+
+describe('agent providers', () => {
+  it('keeps secret references, reports the ones this server cannot resolve, and repeats unchanged', async () => {
+    const withEnv = await startTestServer({ secretEnv: { OPENAI_API_KEY: 'set' } });
+    const body = {
+      agentId: 'llm',
+      name: 'LLM',
+      providers: [
+        { key: 'openai', secret_ref: '$OPENAI_API_KEY' },
+        { key: 'anthropic', secret_ref: '${ANTHROPIC_API_KEY}' },
+      ],
+    };
+    const created = await withEnv.call('POST', '/api/default/agents', { body });
+    expect(created.status).toBe(201);
+    expect(created.body.agent.providers).toEqual([
+      { key: 'openai', secret_ref: '$OPENAI_API_KEY', status: 'ok', problems: [] },
+      {
+        key: 'anthropic',
+        secret_ref: '${ANTHROPIC_API_KEY}',
+        status: 'error',
+        problems: [
+          {
+            code: 'secret_missing',
+            variable: 'ANTHROPIC_API_KEY',
+            path: '/secret_ref',
+            message: 'environment variable ANTHROPIC_API_KEY is not set on the server',
+          },
+        ],
+      },
+    ]);
+    const listed = await withEnv.call('GET', '/api/default/agents');
+    expect(listed.body.agents[0].providers).toEqual(created.body.agent.providers);
+    expect((await withEnv.call('POST', '/api/default/agents', { body })).body.result).toBe('unchanged');
+    const dropped = await withEnv.call('POST', '/api/default/agents', {
+      body: { agentId: 'llm', name: 'LLM' },
+    });
+    expect(dropped.body).toMatchObject({ result: 'updated', agent: { providers: [] } });
+  });
+
+  it('refuses a secret value where a reference belongs, and duplicate keys', async () => {
+    const pasted = await server.call('POST', '/api/default/agents', {
+      body: { agentId: 'leaky', name: 'L', providers: [{ key: 'openai', secret_ref: 'sk-live-123' }] },
+    });
+    expect(pasted.status).toBe(400);
+    expect(pasted.body.errors).toContainEqual(
+      expect.objectContaining({ path: '/body/providers/0/secret_ref' }),
+    );
+    const twice = await server.call('POST', '/api/default/agents', {
+      body: {
+        agentId: 'twice',
+        name: 'T',
+        providers: [
+          { key: 'openai', secret_ref: '$A' },
+          { key: 'openai', secret_ref: '$B' },
+        ],
+      },
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.body.errors).toContainEqual(expect.objectContaining({ path: '/body/providers' }));
+  });
+});

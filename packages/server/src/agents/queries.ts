@@ -7,6 +7,7 @@ export interface AgentRow {
   agent_id: string;
   name: string;
   description: string;
+  providers: { key: string; secret_ref: string }[];
   created_at: Date;
   updated_at: Date;
 }
@@ -14,13 +15,14 @@ export interface AgentRow {
 export const UPSERT_AGENT = upsertStatements({
   table: 'agents',
   keys: ['org_id', 'agent_id'],
-  values: ['name', 'description'],
-  returning: ['agent_id', 'name', 'description', 'created_at', 'updated_at'],
+  values: ['name', 'description', 'providers'],
+  returning: ['agent_id', 'name', 'description', 'providers', 'created_at', 'updated_at'],
 });
 
 /** The SQL of `listAgentsJson`: parameters org, with config, with platforms, agentId, webhook base, set vars. */
 export const LIST_AGENTS_JSON = `
   SELECT json_build_object('agentId', a.agent_id, 'name', a.name, 'description', a.description,
+                           'providers', svc_providers_json(a.providers, $6),
                            'createdAt', svc_iso(a.created_at), 'updatedAt', svc_iso(a.updated_at)) AS core,
          CASE WHEN $2 THEN svc_config_json(a.config) END AS config,
          CASE WHEN $3 THEN COALESCE(

@@ -16,6 +16,7 @@ import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import { platformAnswerContext } from '../platforms/model.js';
 import { fullConfig } from './config.js';
+import { providersAnswer } from './providers.js';
 import { type AgentRow, listAgentsJson, patchConfig, UPSERT_AGENT } from './queries.js';
 
 const tags = ['agents'];
@@ -36,6 +37,7 @@ export function agentRoutes(options: AppOptions) {
     agentId: row.agent_id,
     name: row.name,
     description: row.description,
+    providers: providersAnswer(row.providers, options.secretEnv),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   });
@@ -115,12 +117,13 @@ export function agentRoutes(options: AppOptions) {
         },
       },
       async (request, reply) => {
-        const { agentId, name, description } = request.body;
+        const { agentId, name, description, providers } = request.body;
         const row = await upsert<AgentRow>(options.pool, UPSERT_AGENT, [
           orgOf(request).id,
           agentId,
           name,
           description ?? '',
+          JSON.stringify(providers ?? []),
         ]);
         const agent = toAgent(row);
         if (row.result === 'created') return reply.code(201).send({ result: 'created' as const, agent });
