@@ -2,8 +2,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { type ApplyFlags, applyCommand } from './apply/command.js';
 import { action, applyIo, terminalIo } from './io.js';
-import { runCommand } from './run.js';
-import { serverCommand } from './server.js';
 import { DEFAULT_URL, link, login, logout, whoami } from './session/commands.js';
 
 const program = new Command('svc')
@@ -11,6 +9,8 @@ const program = new Command('svc')
   .version('0.1.0')
   .showHelpAfterError();
 
+// The server's modules (Fastify, pg, pino) load only for the commands that run it: svc apply
+// starts in half the time without them.
 program
   .command('server')
   .description('run the gateway (embedded PostgreSQL unless DATABASE_URL is set)')
@@ -21,7 +21,7 @@ program
     'fatal, error, warn, info, debug or trace',
     process.env.SVC_LOG_LEVEL || 'info',
   )
-  .action(serverCommand);
+  .action(async (options) => (await import('./server.js')).serverCommand(options));
 
 program
   .command('run')
@@ -34,7 +34,7 @@ program
     'fatal, error, warn, info, debug or trace',
     process.env.SVC_LOG_LEVEL || 'warn',
   )
-  .action(runCommand);
+  .action(async (options) => (await import('./run.js')).runCommand(options));
 
 program
   .command('login')

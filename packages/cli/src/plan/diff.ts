@@ -39,17 +39,22 @@ function agentRows(org: string, desired: DesiredState, server: ServerState): Pla
           }),
     });
   }
+  const declared = new Set(desired.agents.map((a) => a.agentId));
   for (const agent of server.agents) {
-    if (!desired.agents.some((a) => a.agentId === agent.agentId)) {
+    if (!declared.has(agent.agentId)) {
       rows.push({ kind: 'agent', id: agent.agentId, verb: 'drift', changes: [] });
     }
   }
   return rows;
 }
 
+/** Lookups by id, so that a plan stays linear in the number of resources. */
+const byId = <T>(items: T[], id: (item: T) => string) => new Map(items.map((item) => [id(item), item]));
+
 function settingsRows(org: string, desired: DesiredState, server: ServerState): PlanRow[] {
+  const agents = byId(server.agents, (a) => a.agentId);
   return desired.agents.flatMap((agent): PlanRow[] => {
-    const current = server.agents.find((a) => a.agentId === agent.agentId);
+    const current = agents.get(agent.agentId);
     const before = current?.config ?? {};
     const fields = changes(SETTING_KEYS, before, agent.config);
     if (fields.length === 0)
@@ -70,10 +75,13 @@ function settingsRows(org: string, desired: DesiredState, server: ServerState): 
 
 function platformRows(org: string, desired: DesiredState, server: ServerState): PlanRow[] {
   const rows: PlanRow[] = [];
+  const agents = byId(server.agents, (a) => a.agentId);
   for (const agent of desired.agents) {
-    const existing = server.agents.find((a) => a.agentId === agent.agentId)?.platforms ?? [];
+    const existing = agents.get(agent.agentId)?.platforms ?? [];
+    const byStableId = byId(existing, (p) => p.stableId);
+    const declared = new Set(agent.platforms.map((p) => p.stableId));
     for (const platform of agent.platforms) {
-      const current = existing.find((p) => p.stableId === platform.stableId);
+      const current = byStableId.get(platform.stableId);
       const fields = current ? changes(['type', 'name', 'config'], current, platform) : [];
       const row: PlanRow = {
         kind: 'platform',
@@ -96,7 +104,7 @@ function platformRows(org: string, desired: DesiredState, server: ServerState): 
       rows.push(row);
     }
     for (const platform of existing) {
-      if (!agent.platforms.some((p) => p.stableId === platform.stableId)) {
+      if (!declared.has(platform.stableId)) {
         rows.push({ kind: 'platform', id: platform.stableId, verb: 'drift', changes: [] });
       }
     }
@@ -111,8 +119,10 @@ function memoryRows<T extends MemoryItem | WatcherItem>(
   desired: T[],
   server: T[],
 ): PlanRow[] {
+  const existing = byId(server, (s) => s.slug);
+  const declared = new Set(desired.map((d) => d.slug));
   const rows: PlanRow[] = desired.map((item) => {
-    const current = server.find((s) => s.slug === item.slug);
+    const current = existing.get(item.slug);
     const diff = current ? changes(fields, current, item) : [];
     const verb = !current ? 'create' : diff.length > 0 ? 'update' : 'noop';
     return {
@@ -132,8 +142,7 @@ function memoryRows<T extends MemoryItem | WatcherItem>(
     };
   });
   for (const item of server) {
-    if (!desired.some((d) => d.slug === item.slug))
-      rows.push({ kind, id: item.slug, verb: 'drift', changes: [] });
+    if (!declared.has(item.slug)) rows.push({ kind, id: item.slug, verb: 'drift', changes: [] });
   }
   return rows;
 }

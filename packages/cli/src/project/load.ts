@@ -1,6 +1,6 @@
 /** `loadProject`: the files of a project (svc.toml, agent folders, memory bundles) as desired state. */
 
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { type AgentConfig, MARKDOWN_MAX_CHARS, settingSchemas } from '@svc/core';
 import { checkBundles, emptyBundles, readBundle } from './bundles.js';
@@ -29,10 +29,11 @@ export async function loadProject(dir: string, env: Record<string, string | unde
   if (!toml) throw new ProjectError(problems);
 
   const agents: ProjectAgent[] = [];
-  for (const agent of toml.agents) {
-    const text = await readAgentFiles(dir, agent, toml, problems);
+  const texts = await mapLimit(toml.agents, 32, (agent) => readAgentFiles(dir, agent, toml, problems));
+  toml.agents.forEach((agent, i) => {
+    const text = texts[i];
     if (text && agent.valid) agents.push(toProjectAgent(agent, text));
-  }
+  });
   const bundles = emptyBundles();
   for (const model of toml.models) {
     const bundleSource = await readText(resolve(dir, model.file));
@@ -75,9 +76,11 @@ async function readAgentFiles(
   }
   const text: Partial<Record<keyof TextSettings, string | null>> = {};
   let ok = true;
+  // One listing instead of three failed opens: most agents have one or two of the files.
+  const present = new Set(await readdir(folder).catch(() => [] as string[]));
   for (const name of TEXT_SETTINGS) {
     const file = join(folder, name);
-    const content = await readText(file);
+    const content = present.has(name) ? await readText(file) : null;
     // The schema's only limit on Markdown is its length.
     if (content !== null && !settingSchemas[name].safeParse(content).success) {
       ok = false;
@@ -98,6 +101,20 @@ function toProjectAgent(agent: TomlAgent, text: TextSettings): ProjectAgent {
     platforms: agent.platforms,
     providers: agent.providers,
   };
+}
+
+/** `work` over `items`, at most `limit` at a time, answers in the items' order. */
+async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i] as T);
+    }
+  });
+  await Promise.all(workers);
+  return results;
 }
 
 async function readText(file: string): Promise<string | null> {

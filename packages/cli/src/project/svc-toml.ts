@@ -18,6 +18,9 @@ import { agentShape, convert, get, isTable, projectShape, tomlPathOf, type Unkno
 import { TomlLocator, type TomlPath } from './toml-locator.js';
 import type { ProjectPlatform, ProjectProvider } from './types.js';
 
+/** Built once: a thousand agents must not build a thousand schemas. */
+const AGENT_META = agentUpsertSchema.pick({ name: true, description: true });
+
 export const SVC_TOML = 'svc.toml';
 
 /** Where each setting lives in an agent table once converted to core names (see shape.ts). */
@@ -143,9 +146,7 @@ function readAgent(ctx: Context, agentId: string, raw: unknown, conv: unknown): 
     report(ctx, base, 'value', `agents.${renderPath([agentId])} must be a table: [agents.${agentId}]`);
     return null;
   }
-  const meta = agentUpsertSchema
-    .omit({ agentId: true })
-    .safeParse({ name: conv.name ?? agentId, description: conv.description });
+  const meta = AGENT_META.safeParse({ name: conv.name ?? agentId, description: conv.description });
   if (!meta.success) reportIssues(ctx, meta.error.issues, at);
   let dir: TomlAgent['dir'];
   if (conv.dir !== undefined) {

@@ -1,0 +1,154 @@
+// Everything the apply benchmark runs against: a fresh database with the org `default`, the svc
+// server in a child process, the recording proxy in front of it, an API token, and a temp folder
+// for the generated project. `setUp` builds it; `tearDown` removes it, however the run ends.
+//
+// The same recipe as bench/api/environment.js (which bench/api's own setUp ties to its seeded
+// agents and bare baseline, so only its `progress` helper is imported here).
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../../packages/server/dist/db/embedded.js';
+import { migrate } from '../../packages/server/dist/db/migrate.js';
+import { ensureOrg } from '../../packages/server/dist/orgs/routes.js';
+import { progress } from '../api/environment.js';
+import { startRecordingProxy } from './proxy.js';
+
+export { progress };
+
+/** Steps that undo what setUp did, run last-first however the run ends. */
+const cleanups = [];
+export async function tearDown() {
+  for (const step of cleanups.splice(0).reverse()) {
+    await step().catch((error) => console.error('cleanup step failed:', error));
+  }
+}
+
+/** A temp folder removed at the end of the run. */
+export async function tempDir(prefix) {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+// ---- PostgreSQL --------------------------------------------------------------------------------
+
+/** A URL to a database that may create databases: the given one, or an embedded PostgreSQL. */
+async function adminDatabaseUrl() {
+  const given = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+  if (given) return { url: given, source: 'DATABASE_URL' };
+  const dir = await tempDir('svc-bench-pg-');
+  progress(`starting embedded PostgreSQL in ${dir}`);
+  const started = await startEmbeddedPostgres(dir, () => {});
+  cleanups.push(started.stop);
+  return { url: started.url, source: 'embedded PostgreSQL' };
+}
+
+/** A fresh database for this run, so that the org starts empty; dropped at the end. */
+async function createDatabase(adminUrl) {
+  const name = `svc_bench_apply_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Schema and org `default`, as `svc server` prepares them at boot; answers the server version. */
+async function prepareDatabase(databaseUrl) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  try {
+    await migrate(pool);
+    await ensureOrg({ pool }, 'default', 'Default');
+    const { rows } = await pool.query('SHOW server_version');
+    return rows[0].server_version;
+  } finally {
+    await pool.end();
+  }
+}
+
+// ---- the server --------------------------------------------------------------------------------
+
+/** Forks serve.js; answers its base URL once it listens. */
+async function startServer(env) {
+  const child = fork(fileURLToPath(new URL('./serve.js', import.meta.url)), [], {
+    env: { ...process.env, ...env },
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve(message.port));
+    child.once('exit', (code) =>
+      reject(new Error(`the svc server exited with code ${code} before listening`)),
+    );
+  });
+  cleanups.push(() => stopServer(child));
+  return { url: `http://127.0.0.1:${port}`, cpuTime: () => cpuTime(child) };
+}
+
+/** The child's CPU time so far, in ms. */
+function cpuTime(child) {
+  return new Promise((resolve) => {
+    child.once('message', ({ cpu }) => resolve((cpu.user + cpu.system) / 1000));
+    child.send('cpu');
+  });
+}
+
+/** Asks the child to close gracefully; kills it if it hangs. */
+function stopServer(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.send('stop');
+  });
+}
+
+/** A write+read API token, made through the API with the admin password as an operator would. */
+async function createToken(svcUrl, adminPassword) {
+  const response = await fetch(`${svcUrl}/api/default/tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminPassword}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench-apply', scopes: ['write', 'read'] }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`POST /api/default/tokens answered ${response.status}: ${text}`);
+  return JSON.parse(text).secret;
+}
+
+// ---- all of it ---------------------------------------------------------------------------------
+
+/**
+ * Database, server (pg Pool of `poolSize`, resolving platform secrets in `secretEnv`), token and
+ * recording proxy. Answers the server, the proxy, the token and which PostgreSQL it is.
+ */
+export async function setUp({ poolSize, secretEnv }) {
+  const admin = await adminDatabaseUrl();
+  const databaseUrl = await createDatabase(admin.url);
+  const version = await prepareDatabase(databaseUrl);
+  const adminPassword = randomBytes(24).toString('base64url');
+  const server = await startServer({
+    BENCH_DB_URL: databaseUrl,
+    BENCH_POOL_SIZE: String(poolSize),
+    BENCH_ADMIN: adminPassword,
+    BENCH_SECRET_ENV: JSON.stringify(secretEnv),
+  });
+  // Straight to the server: the token is set-up, not part of what the proxy counts.
+  const token = await createToken(server.url, adminPassword);
+  const proxy = await startRecordingProxy(server.url);
+  cleanups.push(() => proxy.close());
+  return { server, proxy, token, database: `${admin.source} ${version}` };
+}
