@@ -77,18 +77,28 @@ export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<numb
   const session = await resolveSession(io.env, flags);
   await checkLink(dir, session, flags.force ?? false);
   const client = createClient(session.url, session.token);
-  const plan = computePlan(
-    session.org,
-    desiredState(project),
-    await readServerState(client, session.org),
-    flags.only,
-  );
+  const state = await readServerState(client, session.org);
+  const plan = computePlan(session.org, desiredState(project), state, flags.only);
   const counts = summary(plan);
   const pending = counts.create + counts.update;
 
+  // With --json, stdout holds the one JSON document; progress goes to stderr.
+  const say = flags.json ? io.err : io.out;
   if (flags.json) io.out(JSON.stringify(planJson(plan), null, 2));
   else for (const line of renderPlan(plan, { color: io.color })) io.out(line);
 
+  // With --only memory no agent is written first: a watcher must name an agent already there.
+  if (flags.only === 'memory') {
+    const onServer = new Set(state.agents.map((a) => a.agentId));
+    const orphans = project.watchers.filter((w) => !onServer.has(w.agent));
+    for (const w of orphans) {
+      io.err(`svc apply: watcher "${w.slug}" names agent "${w.agent}", which is not on the server yet`);
+    }
+    if (orphans.length > 0) {
+      io.err('apply the agents first (svc apply, or svc apply --only agents); nothing was sent');
+      return EXIT.error;
+    }
+  }
   if (flags.dryRun) return flags.detailedExitcode && pending > 0 ? EXIT.pending : EXIT.ok;
   if (pending === 0) {
     if (!flags.json) io.out('Nothing to apply: the org already matches the project.');
@@ -110,11 +120,11 @@ export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<numb
   const outcome = await executePlan(plan, client, {
     concurrency: flags.concurrency,
     onResult: ({ row, result }) =>
-      io.out(`  ${result === 'unchanged' ? 'unchanged on server' : result} ${label(row)}`),
+      say(`  ${result === 'unchanged' ? 'unchanged on server' : result} ${label(row)}`),
     onFailure: (row, error) => io.err(`  failed ${label(row)}: ${describeFailure(error)}`),
   });
   if (outcome.failed.length === 0) {
-    io.out(
+    say(
       `Applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'} to org ${session.org}.`,
     );
     return EXIT.ok;

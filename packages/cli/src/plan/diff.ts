@@ -5,8 +5,15 @@ import type { Change, DesiredState, MemoryItem, Plan, PlanRow, ServerState, Watc
 export type Only = 'agents' | 'memory' | undefined;
 
 /** Fields of `desired` whose values differ from `current`, in the order given. */
-function changes(fields: readonly string[], current: object, desired: object): Change[] {
-  const read = (from: object, field: string) => (from as Record<string, unknown>)[field] ?? null;
+function changes(
+  fields: readonly string[],
+  current: object,
+  desired: object,
+  defaults: Record<string, unknown> = {},
+): Change[] {
+  // An absent field takes the value the server gives it, so that "absent" and that value match.
+  const read = (from: object, field: string) =>
+    (from as Record<string, unknown>)[field] ?? defaults[field] ?? null;
   return fields
     .filter((field) => !same(read(current, field), read(desired, field)))
     .map((field) => ({ field, before: read(current, field), after: read(desired, field) }));
@@ -112,6 +119,9 @@ function platformRows(org: string, desired: DesiredState, server: ServerState): 
   return rows;
 }
 
+/** What the server means by an absent description (none: "") and timezone (UTC). */
+const MEMORY_DEFAULTS = { description: '', timezone: 'UTC' };
+
 function memoryRows<T extends MemoryItem | WatcherItem>(
   org: string,
   kind: 'entity_type' | 'relationship_type' | 'watcher',
@@ -123,7 +133,7 @@ function memoryRows<T extends MemoryItem | WatcherItem>(
   const declared = new Set(desired.map((d) => d.slug));
   const rows: PlanRow[] = desired.map((item) => {
     const current = existing.get(item.slug);
-    const diff = current ? changes(fields, current, item) : [];
+    const diff = current ? changes(fields, current, item, MEMORY_DEFAULTS) : [];
     const verb = !current ? 'create' : diff.length > 0 ? 'update' : 'noop';
     return {
       kind,

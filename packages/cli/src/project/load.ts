@@ -36,7 +36,12 @@ export async function loadProject(dir: string, env: Record<string, string | unde
   });
   const bundles = emptyBundles();
   for (const model of toml.models) {
-    const bundleSource = await readText(resolve(dir, model.file));
+    let unreadable = false;
+    const bundleSource = await readReported(resolve(dir, model.file), (message) => {
+      unreadable = true;
+      report(toml.ctx, model.path, 'value', `memory bundle "${model.file}" ${message}`);
+    });
+    if (unreadable) continue;
     if (bundleSource === null)
       report(toml.ctx, model.path, 'value', `memory bundle "${model.file}" not found`);
     else readBundle(displayPath(dir, resolve(dir, model.file)), bundleSource, problems, bundles);
@@ -77,10 +82,35 @@ async function readAgentFiles(
   const text: Partial<Record<keyof TextSettings, string | null>> = {};
   let ok = true;
   // One listing instead of three failed opens: most agents have one or two of the files.
-  const present = new Set(await readdir(folder).catch(() => [] as string[]));
+  let listing: string[];
+  try {
+    listing = await readdir(folder);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') {
+      // Unreadable is not absent: treating it so would clear all three settings on the server.
+      problems.push({
+        file: displayPath(dir, folder),
+        line: 1,
+        col: 1,
+        message: `agent folder cannot be read (${code})`,
+      });
+      return null;
+    }
+    listing = [];
+  }
+  const present = new Set(listing);
   for (const name of TEXT_SETTINGS) {
     const file = join(folder, name);
-    const content = present.has(name) ? await readText(file) : null;
+    let unreadable = false;
+    const content = present.has(name)
+      ? await readReported(file, (message) => {
+          unreadable = true;
+          ok = false;
+          problems.push({ file: displayPath(dir, file), line: 1, col: 1, message: `${name} ${message}` });
+        })
+      : null;
+    if (unreadable) continue;
     // The schema's only limit on Markdown is its length.
     if (content !== null && !settingSchemas[name].safeParse(content).success) {
       ok = false;
@@ -117,12 +147,31 @@ async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Prom
   return results;
 }
 
+/** A file that exists but cannot be read (a folder, no permission): reported where it is named. */
+export class UnreadableError extends Error {
+  constructor(readonly code: string) {
+    super(code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code})`);
+  }
+}
+
 async function readText(file: string): Promise<string | null> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    if (code === 'ENOENT') return null;
+    throw new UnreadableError(code);
+  }
+}
+
+/** `readText`, with an unreadable file added to `problems` (and answered as null). */
+async function readReported(file: string, onError: (message: string) => void): Promise<string | null> {
+  try {
+    return await readText(file);
+  } catch (error) {
+    if (!(error instanceof UnreadableError)) throw error;
+    onError(error.message);
+    return null;
   }
 }
 

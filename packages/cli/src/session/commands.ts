@@ -94,6 +94,8 @@ export async function whoami(flags: { url?: string; org?: string; context?: stri
 export interface ProjectLink {
   context: string;
   org: string;
+  /** The server the context pointed at: a `--url` elsewhere must not reuse the context's token. */
+  url?: string;
 }
 
 export const linkPath = (dir: string) => join(dir, '.svc', 'project.json');
@@ -111,7 +113,7 @@ export async function readLink(dir: string): Promise<ProjectLink | null> {
 export async function link(dir: string, flags: { org?: string; context?: string }, io: Io): Promise<void> {
   const session = await resolveSession(io.env, flags);
   if (!session.context) throw new Error('link needs a saved context: run "svc login" first');
-  const value: ProjectLink = { context: session.context, org: session.org };
+  const value: ProjectLink = { context: session.context, org: session.org, url: session.url };
   await mkdir(join(dir, '.svc'), { recursive: true });
   await writeFile(linkPath(dir), `${JSON.stringify(value, null, 2)}\n`);
   io.out(`Linked ${dir} to context "${value.context}", org "${value.org}".`);
@@ -120,11 +122,16 @@ export async function link(dir: string, flags: { org?: string; context?: string 
 /** The link guard of `svc apply`: a project linked to another (context, org) is refused unless forced. */
 export async function checkLink(
   dir: string,
-  target: { context: string | null; org: string },
+  target: { context: string | null; org: string; url?: string },
   force: boolean,
 ) {
   const linked = await readLink(dir);
   if (!linked || force) return;
+  if (linked.url && target.url && linked.url !== target.url) {
+    throw new Error(
+      `this project is linked to the server ${linked.url}, but the session points at ${target.url}; use --force to apply anyway, or "svc link" to re-link`,
+    );
+  }
   if (linked.context !== target.context || linked.org !== target.org) {
     throw new Error(
       `this project is linked to (context "${linked.context}", org "${linked.org}") but the session is ` +

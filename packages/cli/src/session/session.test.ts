@@ -127,7 +127,7 @@ describe('svc link and the apply guard', () => {
     const project = await temp();
     await link(project, {}, session);
     const linked = JSON.parse(await readFile(join(project, '.svc', 'project.json'), 'utf8'));
-    expect(linked).toEqual({ context: contextName(server.url), org: 'acme' });
+    expect(linked).toEqual({ context: contextName(server.url), org: 'acme', url: server.url });
 
     await expect(
       checkLink(project, { context: linked.context, org: 'acme' }, false),
