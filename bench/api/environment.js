@@ -2,63 +2,14 @@
 // process each), an API token and the seeded agents. `setUp` builds it; `tearDown` removes it.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../packages/server/dist/db/embedded.js';
 import { migrate } from '../../packages/server/dist/db/migrate.js';
 import { ensureOrg } from '../../packages/server/dist/orgs/routes.js';
+import { adminDatabaseUrl, createDatabase, onCleanup, progress } from '../lib/environment.js';
 import { checkSameShape, seedThroughApi, seedThroughSql } from './seed.js';
 
-export const progress = (line) => process.stderr.write(`· ${line}\n`);
-
-/** Steps that undo what setUp did, run last-first however the run ends. */
-const cleanups = [];
-export async function tearDown() {
-  for (const step of cleanups.splice(0).reverse()) {
-    await step().catch((error) => console.error('cleanup step failed:', error));
-  }
-}
-
-// ---- PostgreSQL --------------------------------------------------------------------------------
-
-/** A URL to a database that may create databases: the given one, or an embedded PostgreSQL. */
-async function adminDatabaseUrl() {
-  const given = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
-  if (given) return { url: given, source: 'DATABASE_URL' };
-  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-pg-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  progress(`starting embedded PostgreSQL in ${dir}`);
-  const started = await startEmbeddedPostgres(dir, () => {});
-  cleanups.push(started.stop);
-  return { url: started.url, source: 'embedded PostgreSQL' };
-}
-
-/**
- * A fresh database for this run, so earlier runs' rows never skew it; dropped at the end.
- * `synchronousCommit` is set on this database only, before anything connects to it.
- */
-async function createDatabase(adminUrl, synchronousCommit) {
-  const name = `svc_bench_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  if (!['on', 'off'].includes(synchronousCommit)) throw new Error('synchronous_commit must be on or off');
-  await admin(`ALTER DATABASE ${name} SET synchronous_commit = ${synchronousCommit}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+export { progress, tearDown } from '../lib/environment.js';
 
 /** Schema and org `default`, as `svc server` prepares them at boot. Answers the org's id. */
 async function prepareDatabase(pool) {
@@ -86,7 +37,7 @@ async function startServer(role, env) {
       reject(new Error(`the ${role} server exited with code ${code} before listening`)),
     );
   });
-  cleanups.push(() => stopServer(child));
+  onCleanup(() => stopServer(child));
   return { url: `http://127.0.0.1:${port}`, settle: () => settle(child), cpuTime: () => cpuTime(child) };
 }
 
@@ -165,9 +116,9 @@ async function createToken(svcUrl, adminPassword) {
  */
 export async function setUp({ agents, poolSize, synchronousCommit }) {
   const admin = await adminDatabaseUrl();
-  const databaseUrl = await createDatabase(admin.url, synchronousCommit);
+  const databaseUrl = await createDatabase(admin.url, { synchronousCommit });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-  cleanups.push(() => pool.end());
+  onCleanup(() => pool.end());
   const orgId = await prepareDatabase(pool);
 
   const adminPassword = randomBytes(24).toString('base64url');

@@ -11,7 +11,8 @@
 //                                      WAL flush, which otherwise bounds scenario 1 (see README.md)
 //   BENCH_CPU_PROF=1                   write V8 CPU profiles of both servers to bench/api/profiles/
 import autocannon from 'autocannon';
-import { progress, setUp, tearDown } from './environment.js';
+import { runBench } from '../lib/environment.js';
+import { progress, setUp } from './environment.js';
 import { agentData } from './seed.js';
 
 const DURATION = Number(process.env.BENCH_DURATION || 10);
@@ -186,17 +187,4 @@ async function main() {
   printSummary(results, database);
 }
 
-// Embedded PostgreSQL runs detached, so a Ctrl-C must still go through cleanup to stop it.
-process.once('SIGINT', () => {
-  progress('interrupted; cleaning up');
-  tearDown().finally(() => process.exit(130));
-});
-
-try {
-  await main();
-} catch (error) {
-  console.error('\nBENCHMARK FAILED:', error);
-  process.exitCode = 1;
-} finally {
-  await tearDown();
-}
+await runBench(main);

@@ -2,69 +2,17 @@
 // server in a child process, the recording proxy in front of it, an API token, and a temp folder
 // for the generated project. `setUp` builds it; `tearDown` removes it, however the run ends.
 //
-// The same recipe as bench/api/environment.js (which bench/api's own setUp ties to its seeded
-// agents and bare baseline, so only its `progress` helper is imported here).
+// The database recipe is bench/lib/environment.js, shared with bench/api.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../packages/server/dist/db/embedded.js';
 import { migrate } from '../../packages/server/dist/db/migrate.js';
 import { ensureOrg } from '../../packages/server/dist/orgs/routes.js';
-import { progress } from '../api/environment.js';
+import { adminDatabaseUrl, createDatabase, onCleanup } from '../lib/environment.js';
 import { startRecordingProxy } from './proxy.js';
 
-export { progress };
-
-/** Steps that undo what setUp did, run last-first however the run ends. */
-const cleanups = [];
-export async function tearDown() {
-  for (const step of cleanups.splice(0).reverse()) {
-    await step().catch((error) => console.error('cleanup step failed:', error));
-  }
-}
-
-/** A temp folder removed at the end of the run. */
-export async function tempDir(prefix) {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-// ---- PostgreSQL --------------------------------------------------------------------------------
-
-/** A URL to a database that may create databases: the given one, or an embedded PostgreSQL. */
-async function adminDatabaseUrl() {
-  const given = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
-  if (given) return { url: given, source: 'DATABASE_URL' };
-  const dir = await tempDir('svc-bench-pg-');
-  progress(`starting embedded PostgreSQL in ${dir}`);
-  const started = await startEmbeddedPostgres(dir, () => {});
-  cleanups.push(started.stop);
-  return { url: started.url, source: 'embedded PostgreSQL' };
-}
-
-/** A fresh database for this run, so that the org starts empty; dropped at the end. */
-async function createDatabase(adminUrl) {
-  const name = `svc_bench_apply_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+export { progress, tearDown, tempDir } from '../lib/environment.js';
 
 /** Schema and org `default`, as `svc server` prepares them at boot; answers the server version. */
 async function prepareDatabase(databaseUrl) {
@@ -92,7 +40,7 @@ async function startServer(env) {
       reject(new Error(`the svc server exited with code ${code} before listening`)),
     );
   });
-  cleanups.push(() => stopServer(child));
+  onCleanup(() => stopServer(child));
   return { url: `http://127.0.0.1:${port}`, cpuTime: () => cpuTime(child) };
 }
 
@@ -137,7 +85,7 @@ async function createToken(svcUrl, adminPassword) {
  */
 export async function setUp({ poolSize, secretEnv }) {
   const admin = await adminDatabaseUrl();
-  const databaseUrl = await createDatabase(admin.url);
+  const databaseUrl = await createDatabase(admin.url, { prefix: 'svc_bench_apply' });
   const version = await prepareDatabase(databaseUrl);
   const adminPassword = randomBytes(24).toString('base64url');
   const server = await startServer({
@@ -149,6 +97,6 @@ export async function setUp({ poolSize, secretEnv }) {
   // Straight to the server: the token is set-up, not part of what the proxy counts.
   const token = await createToken(server.url, adminPassword);
   const proxy = await startRecordingProxy(server.url);
-  cleanups.push(() => proxy.close());
+  onCleanup(() => proxy.close());
   return { server, proxy, token, database: `${admin.source} ${version}` };
 }

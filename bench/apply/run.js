@@ -19,7 +19,8 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { applyCommand } from '../../packages/cli/dist/apply/command.js';
-import { progress, setUp, tearDown, tempDir } from './environment.js';
+import { runBench } from '../lib/environment.js';
+import { progress, setUp, tempDir } from './environment.js';
 import { SECRET_VARIABLE, writeProject } from './project.js';
 import { counter } from './proxy.js';
 
@@ -424,17 +425,4 @@ async function main() {
   }
 }
 
-// Embedded PostgreSQL runs detached, so a Ctrl-C must still go through cleanup to stop it.
-process.once('SIGINT', () => {
-  progress('interrupted; cleaning up');
-  tearDown().finally(() => process.exit(130));
-});
-
-try {
-  await main();
-} catch (error) {
-  console.error('\nBENCHMARK FAILED:', error);
-  process.exitCode = 1;
-} finally {
-  await tearDown();
-}
+await runBench(main);

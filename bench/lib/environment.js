@@ -1,0 +1,80 @@
+// What every benchmark needs around it: progress lines, cleanup that runs however the run ends,
+// temp folders, and a fresh database on the given or an embedded PostgreSQL.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../../packages/server/dist/db/embedded.js';
+
+export const progress = (line) => process.stderr.write(`· ${line}\n`);
+
+/** Steps that undo what set-up did, run last-first by `tearDown`. */
+const cleanups = [];
+export const onCleanup = (step) => cleanups.push(step);
+export async function tearDown() {
+  for (const step of cleanups.splice(0).reverse()) {
+    await step().catch((error) => console.error('cleanup step failed:', error));
+  }
+}
+
+/** A temp folder removed at the end of the run. */
+export async function tempDir(prefix) {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  onCleanup(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A URL to a database that may create databases: the given one, or an embedded PostgreSQL. */
+export async function adminDatabaseUrl() {
+  const given = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+  if (given) return { url: given, source: 'DATABASE_URL' };
+  const dir = await tempDir('svc-bench-pg-');
+  progress(`starting embedded PostgreSQL in ${dir}`);
+  const started = await startEmbeddedPostgres(dir, () => {});
+  onCleanup(started.stop);
+  return { url: started.url, source: 'embedded PostgreSQL' };
+}
+
+/**
+ * A fresh database for this run, so earlier runs' rows never skew it; dropped at the end.
+ * `synchronousCommit`, when given, is set on this database only, before anything connects to it.
+ */
+export async function createDatabase(adminUrl, { prefix = 'svc_bench', synchronousCommit } = {}) {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  onCleanup(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  if (synchronousCommit !== undefined) {
+    if (!['on', 'off'].includes(synchronousCommit)) throw new Error('synchronous_commit must be on or off');
+    await admin(`ALTER DATABASE ${name} SET synchronous_commit = ${synchronousCommit}`);
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Runs a benchmark's `main`: exit code 1 on failure, and cleanup on every ending, Ctrl-C included. */
+export async function runBench(main) {
+  // Embedded PostgreSQL runs detached, so a Ctrl-C must still go through cleanup to stop it.
+  process.once('SIGINT', () => {
+    progress('interrupted; cleaning up');
+    tearDown().finally(() => process.exit(130));
+  });
+  try {
+    await main();
+  } catch (error) {
+    console.error('\nBENCHMARK FAILED:', error);
+    process.exitCode = 1;
+  } finally {
+    await tearDown();
+  }
+}
