@@ -168,11 +168,10 @@ describe('review: --only memory', () => {
     const writesBefore = proxy.writes().length;
     const run = await apply(dir, { yes: true, only: 'memory', org });
     expect(run.code).toBe(1);
-    // Today: the entity type is written, then the watcher fails with 422 unknown_agent and no position;
-    // a re-run fails the same way, so --only memory never converges on this org.
     expect(proxy.writes().length - writesBefore).toBe(0);
-    // The project keeps no positions for bundle items yet: the watcher and its agent are named instead.
-    expect(run.err).toMatch(/watcher "\w[\w-]*" names agent/);
+    expect(run.err).toContain(
+      'models/core.yaml:10:12: watcher "daily" names agent "support", which is not on the server yet',
+    );
   });
 });
 

@@ -92,7 +92,8 @@ export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<numb
     const onServer = new Set(state.agents.map((a) => a.agentId));
     const orphans = project.watchers.filter((w) => !onServer.has(w.agent));
     for (const w of orphans) {
-      io.err(`svc apply: watcher "${w.slug}" names agent "${w.agent}", which is not on the server yet`);
+      const at = project.watcherAgentAt[w.slug];
+      io.err(`${at}: watcher "${w.slug}" names agent "${w.agent}", which is not on the server yet`);
     }
     if (orphans.length > 0) {
       io.err('apply the agents first (svc apply, or svc apply --only agents); nothing was sent');

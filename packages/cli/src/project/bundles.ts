@@ -111,6 +111,16 @@ export function checkBundles(bundles: Bundles, agentIds: Set<string>): void {
   }
 }
 
+/** `file:line:col` of each watcher's `agent` value, by slug, for checks made against the server. */
+export function watcherAgentPositions(bundles: Bundles): Record<string, string> {
+  const at: Record<string, string> = {};
+  for (const { item, ctx, path } of bundles.watchers) {
+    const { line, col } = ctx.locate([...path, 'agent'], 'value');
+    at[item.slug] = `${ctx.file}:${line}:${col}`;
+  }
+  return at;
+}
+
 /** Positions of keys and values in a parsed YAML document, with the nearest ancestor as fallback. */
 function yamlLocator(root: unknown, lineCounter: LineCounter): Locate {
   const position = (node: Node | null | undefined) => {

@@ -235,6 +235,7 @@ const EXPECTED: Project = {
     { variable: 'GITHUB_OAUTH_SECRET', file: 'svc.toml', line: 24 },
     { variable: 'FILES_TOKEN', file: 'svc.toml', line: 29 },
   ],
+  watcherAgentAt: { 'daily-digest': 'models/ops.yml:7:12' },
 };
 
 describe('loadProject: a valid project', () => {
@@ -262,6 +263,7 @@ describe('loadProject: a valid project', () => {
       relationshipTypes: [],
       watchers: [],
       secretRefs: [],
+      watcherAgentAt: {},
     });
   });
 });

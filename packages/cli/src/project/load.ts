@@ -3,7 +3,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { type AgentConfig, MARKDOWN_MAX_CHARS, settingSchemas } from '@svc/core';
-import { checkBundles, emptyBundles, readBundle } from './bundles.js';
+import { checkBundles, emptyBundles, readBundle, watcherAgentPositions } from './bundles.js';
 import { renderPath, report } from './issues.js';
 import { ProjectError, type ProjectProblem, sortProblems } from './problems.js';
 import { checkSecrets } from './secret-refs.js';
@@ -56,6 +56,7 @@ export async function loadProject(dir: string, env: Record<string, string | unde
     relationshipTypes: bundles.relationships.map((e) => e.item),
     watchers: bundles.watchers.map((e) => e.item),
     secretRefs: toml.secrets.map(({ variable, line }) => ({ variable, file: SVC_TOML, line })),
+    watcherAgentAt: watcherAgentPositions(bundles),
   };
 }
 

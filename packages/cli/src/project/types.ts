@@ -14,6 +14,8 @@ export interface Project {
   watchers: Watcher[];
   /** Every `$NAME` / `${NAME}` reference, in file order; each was set and non-empty when loaded. */
   secretRefs: SecretRefLocation[];
+  /** Where each watcher's `agent` is written (`file:line:col`), by slug: some checks need the server. */
+  watcherAgentAt: Record<string, string>;
 }
 
 export interface ProjectAgent {
