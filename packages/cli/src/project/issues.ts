@@ -102,3 +102,16 @@ function describe(issue: Issue): string {
   const text = issue.message.replace(/^Invalid (input|option): /, '');
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
+
+/** The entries of `[[agents.<id>.<key>]]`; `null`, reported, when the key holds anything else. */
+export function arrayOfTables(
+  ctx: Context,
+  at: (p: readonly PropertyKey[]) => TomlPath,
+  key: string,
+  value: unknown,
+): unknown[] | null {
+  if (value === undefined) return [];
+  if (Array.isArray(value)) return value;
+  report(ctx, at([key]), 'value', `${key} must be an array of tables: [[agents.<id>.${key}]]`);
+  return null;
+}

@@ -1,7 +1,7 @@
 /** `[[agents.<id>.platforms]]`: validated with core's platformPutSchema, keyed by stable ID. */
 
 import { platformPutSchema, stablePlatformId } from '@svc/core';
-import { type Context, report, reportIssues } from './issues.js';
+import { arrayOfTables, type Context, report, reportIssues } from './issues.js';
 import type { TomlPath } from './toml-locator.js';
 import type { ProjectPlatform } from './types.js';
 
@@ -16,19 +16,11 @@ export function readPlatforms(
   at: (p: readonly PropertyKey[]) => TomlPath,
   value: unknown,
 ): LocatedPlatform[] | null {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) {
-    report(
-      ctx,
-      at(['platforms']),
-      'value',
-      'platforms must be an array of tables: [[agents.<id>.platforms]]',
-    );
-    return null;
-  }
+  const entries = arrayOfTables(ctx, at, 'platforms', value);
+  if (!entries) return null;
   const out: LocatedPlatform[] = [];
   let ok = true;
-  for (const [i, entry] of value.entries()) {
+  for (const [i, entry] of entries.entries()) {
     const parsed = platformPutSchema.safeParse(entry);
     if (!parsed.success) {
       ok = false;

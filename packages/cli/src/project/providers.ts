@@ -1,7 +1,7 @@
 /** `[[agents.<id>.providers]]`: a key and the reference of its secret, never the secret. */
 
 import { providerModelPreferencesSchema } from '@svc/core';
-import { type Context, renderPath, report, reportIssues } from './issues.js';
+import { arrayOfTables, type Context, renderPath, report, reportIssues } from './issues.js';
 import { isTable } from './shape.js';
 import type { TomlPath } from './toml-locator.js';
 import type { ProjectProvider } from './types.js';
@@ -14,20 +14,12 @@ export function readProviders(
   at: (p: readonly PropertyKey[]) => TomlPath,
   value: unknown,
 ): ProjectProvider[] | null {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) {
-    report(
-      ctx,
-      at(['providers']),
-      'value',
-      'providers must be an array of tables: [[agents.<id>.providers]]',
-    );
-    return null;
-  }
+  const entries = arrayOfTables(ctx, at, 'providers', value);
+  if (!entries) return null;
   const out: ProjectProvider[] = [];
   const seen = new Set<string>();
   let ok = true;
-  for (const [i, entry] of value.entries()) {
+  for (const [i, entry] of entries.entries()) {
     const here = (k: string) => at(['providers', i, k]);
     if (!isTable(entry)) {
       ok = false;
