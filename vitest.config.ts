@@ -6,10 +6,14 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
 export default defineConfig({
   resolve: {
     // Tests run the sources; `npm run build` is for the shipped binaries.
-    alias: { '@svc/core': src('core'), '@svc/server': src('server') },
+    alias: {
+      '@svc/core': src('core'),
+      '@svc/server': src('server'),
+      '@svc/connector-sdk': src('sdk'),
+    },
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'connectors/*/src/**/*.test.ts'],
     globalSetup: ['packages/server/test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
