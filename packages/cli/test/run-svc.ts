@@ -36,8 +36,11 @@ export function waitFor(child: SvcProcess, pattern: RegExp, ms = 30_000): Promis
   });
 }
 
+/** The exit code, once the output is complete too: 'exit' can come before the last of stdout. */
 export const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
+    const streams = [child.stdout, child.stderr].filter((s) => s !== null);
+    if (child.exitCode !== null && streams.every((s) => s.readableEnded || s.destroyed))
+      resolve(child.exitCode);
+    else child.once('close', (code) => resolve(code));
   });

@@ -261,10 +261,7 @@ async function apply(dir: string, session: { org: string; token: string }, args:
   let stderr = '';
   child.stdout?.on('data', (chunk) => (stdout += chunk));
   child.stderr?.on('data', (chunk) => (stderr += chunk));
-  // `exit` can come before the last chunk of a pipe; `close` comes after both pipes have ended.
-  const closed = new Promise((resolve) => child.once('close', resolve));
   const code = await exited(child);
-  await closed;
   return { code, stdout, stderr };
 }
 

@@ -236,6 +236,23 @@ describe('rendering', () => {
     ]);
   });
 
+  it('shows a change past the preview cut: both sides start just before the first difference', () => {
+    const head = 'x'.repeat(80);
+    const plan: Plan = {
+      org: 'default',
+      rows: [
+        {
+          kind: 'agent',
+          id: 'ops',
+          verb: 'update',
+          changes: [{ field: 'description', before: `${head} old tail`, after: `${head} new tail` }],
+        },
+      ],
+    };
+    const line = renderPlan(plan, { color: false }).find((l) => l.includes('description:')) ?? '';
+    expect(line).toBe(`      description: …${'x'.repeat(19)} old tail" -> …${'x'.repeat(19)} new tail"`);
+  });
+
   it('colours only when asked', () => {
     const ESC = '\u001b[';
     expect(renderPlan(sample, { color: false }).join('\n')).not.toContain(ESC);

@@ -43,11 +43,35 @@ function palette(color: boolean): Palette {
   };
 }
 
-function preview(value: unknown): string {
-  if (value === null || value === undefined) return '(unset)';
-  const text = typeof value === 'string' ? JSON.stringify(value) : canonical(value);
-  return text.length > PREVIEW ? `${text.slice(0, PREVIEW - 1)}…` : text;
+const previewText = (value: unknown) =>
+  value === null || value === undefined
+    ? null
+    : typeof value === 'string'
+      ? JSON.stringify(value)
+      : canonical(value);
+
+/**
+ * `before -> after`, each cut to PREVIEW characters. When the two differ only past the cut, both
+ * windows start a little before the first difference, so the change is always on screen.
+ */
+function previewPair(before: unknown, after: unknown): string {
+  const [a, b] = [previewText(before), previewText(after)];
+  let from = 0;
+  if (a !== null && b !== null) {
+    let same = 0;
+    while (same < a.length && same < b.length && a[same] === b[same]) same++;
+    if (same > PREVIEW - 10) from = same - 20;
+  }
+  const cut = (text: string | null) => {
+    if (text === null) return '(unset)';
+    const head = from > 0 ? `…${text.slice(from)}` : text;
+    return head.length > PREVIEW ? `${head.slice(0, PREVIEW - 1)}…` : head;
+  };
+  return `${cut(a)} -> ${cut(b)}`;
 }
+
+/** As `diff -u` writes it: a side with no lines starts at line 0. */
+const hunkStart = (start: number, lines: number) => (lines === 0 ? start - 1 : start);
 
 /** A compact unified diff of a Markdown setting: hunks with one line of context, no file headers. */
 function markdownDiff(change: Change, paint: Palette): string[] {
@@ -57,7 +81,9 @@ function markdownDiff(change: Change, paint: Palette): string[] {
     context: 1,
   });
   return patch.hunks.flatMap((hunk) => [
-    paint.dim(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`),
+    paint.dim(
+      `@@ -${hunkStart(hunk.oldStart, hunk.oldLines)},${hunk.oldLines} +${hunkStart(hunk.newStart, hunk.newLines)},${hunk.newLines} @@`,
+    ),
     ...hunk.lines.map((line) =>
       line.startsWith('+') ? paint.added(line) : line.startsWith('-') ? paint.removed(line) : line,
     ),
@@ -78,7 +104,7 @@ function rowLines(row: PlanRow, paint: Palette): string[] {
       lines.push(`      ${change.field} ${what}`);
       lines.push(...markdownDiff(change, paint).map((l) => `        ${l}`));
     } else {
-      lines.push(`      ${change.field}: ${preview(change.before)} -> ${preview(change.after)}`);
+      lines.push(`      ${change.field}: ${previewPair(change.before, change.after)}`);
     }
   }
   if (row.restartsWorker)
