@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import type { EventEnvelope } from '../events/envelope.js';
+import { Connector, defineConnector } from '../runtime/connector.js';
+import { log } from '../runtime/log.js';
+import type { ActionResult, SyncContext, SyncResult } from '../runtime/types.js';
+import { EnvelopeError } from './check.js';
+import { HarnessError } from './inputs.js';
+import { runAction } from './run-action.js';
+import { runSync } from './run-sync.js';
+
+const event = (n: number, extra: Partial<EventEnvelope> = {}): EventEnvelope => ({
+  origin_id: `item-${n}`,
+  payload_text: `Item ${n}`,
+  occurred_at: `2026-11-0${n}T10:00:00Z`,
+  ...extra,
+});
+
+/** Emits two batches on the long path, returns a third; logs with its token in a field. */
+const counter = defineConnector({
+  key: 'counter',
+  name: 'Counter',
+  version: '1.0.0',
+  authSchema: { methods: [{ type: 'env_keys', fields: [{ key: 'api_key', secret: true }] }] },
+  feeds: {
+    items: {
+      key: 'items',
+      name: 'Items',
+      configSchema: {
+        type: 'object',
+        properties: { from: { type: 'integer', minimum: 1 } },
+        required: ['from'],
+      },
+      async sync(ctx: SyncContext): Promise<SyncResult> {
+        const from = Number(ctx.config.from);
+        log.info('syncing', {
+          from,
+          key: ctx.config.api_key,
+          headers: { Authorization: `Bearer ${ctx.config.api_key}` },
+        });
+        if (ctx.emitEvents && ctx.updateCheckpoint) {
+          await ctx.emitEvents([event(from)]);
+          await ctx.updateCheckpoint({ last: from });
+          await ctx.emitEvents([event(from + 1)]);
+          return { events: [event(from + 2)], checkpoint: { last: from + 2 }, metadata: { items_found: 3 } };
+        }
+        return { events: [event(from), event(from + 1), event(from + 2)], checkpoint: { last: from + 2 } };
+      },
+    },
+  },
+  actions: {
+    shout: {
+      key: 'shout',
+      name: 'Shout',
+      requiresApproval: true,
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      outputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      async execute(ctx) {
+        return { success: true, output: { text: String(ctx.input.text).toUpperCase() } };
+      },
+    },
+  },
+});
+
+describe('runSync', () => {
+  it('collects emitted and returned events in order, with checkpoints, metadata and redacted logs', async () => {
+    const run = await runSync(counter, { feedKey: 'items', config: { from: 1, api_key: 'sk-canary-1234' } });
+    expect(run.events.map((e) => e.origin_id)).toEqual(['item-1', 'item-2', 'item-3']);
+    expect(run.checkpointUpdates).toEqual([{ last: 1 }]);
+    expect(run.checkpoint).toEqual({ last: 3 });
+    expect(run.metadata).toEqual({ items_found: 3 });
+    expect(run.logs.map((l) => l.msg)).toEqual(['syncing']);
+    expect(JSON.stringify(run.logs)).not.toContain('sk-canary-1234');
+  });
+
+  it('offers the short path without emitEvents', async () => {
+    const run = await runSync(counter, { feedKey: 'items', config: { from: 4 }, streaming: false });
+    expect(run.events).toHaveLength(3);
+    expect(run.checkpointUpdates).toEqual([]);
+  });
+
+  it('refuses an unknown feed and a config against the schema before running anything', async () => {
+    await expect(runSync(counter, { feedKey: 'things' })).rejects.toThrow(
+      /no feed "things"; its feeds: items/,
+    );
+    await expect(runSync(counter, { feedKey: 'items', config: { from: 0 } })).rejects.toThrow(
+      /config does not match.*\n\s+from: must be >= 1/,
+    );
+    await expect(runSync(counter, { feedKey: 'items', config: {} })).rejects.toThrow(HarnessError);
+  });
+
+  /** A connector whose sync returns the given events after emitting one good one. */
+  const returning = (events: unknown[]) =>
+    defineConnector({
+      key: 'bad',
+      name: 'Bad',
+      version: '0.0.1',
+      feeds: {
+        f: {
+          key: 'f',
+          name: 'F',
+          async sync(ctx) {
+            await ctx.emitEvents?.([event(1)]);
+            return { events: events as EventEnvelope[], checkpoint: null };
+          },
+        },
+      },
+    });
+
+  it.each([
+    [
+      'without origin_id',
+      { payload_text: 'x', occurred_at: '2026-11-01T00:00:00Z' },
+      'origin_id',
+      /is required/,
+    ],
+    [
+      'without payload_text',
+      { origin_id: 'a', occurred_at: '2026-11-01T00:00:00Z' },
+      'payload_text',
+      /is required/,
+    ],
+    ['without occurred_at', { origin_id: 'a', payload_text: 'x' }, 'occurred_at', /is required/],
+    ['with a date and no zone', { ...event(2), occurred_at: '2026-11-01 10:00' }, 'occurred_at', /ISO 8601/],
+    ['with score 101', event(2, { score: 101 }), 'score', /between 0 and 100/],
+    ['with score -1', event(2, { score: -1 }), 'score', /between 0 and 100/],
+    ['with a misspelt field', { ...event(2), autor_name: 'x' }, 'autor_name', /not a field/],
+  ])('rejects an envelope %s, naming the field and the index', async (_name, bad, field, message) => {
+    const error = await runSync(returning([event(2), bad]), { feedKey: 'f' }).catch((e) => e);
+    expect(error).toBeInstanceOf(EnvelopeError);
+    // index 2: one emitted, then one good returned, then the bad one
+    expect(error.problems).toEqual([{ index: 2, field, message: expect.stringMatching(message) }]);
+    expect(error.message).toContain(`events[2].${field}`);
+  });
+
+  it('rejects a sync that returns no SyncResult', async () => {
+    const broken = defineConnector({
+      key: 'broken',
+      name: 'Broken',
+      version: '0.0.1',
+      feeds: { f: { key: 'f', name: 'F', sync: async () => ({ events: [] }) as unknown as SyncResult } },
+    });
+    await expect(runSync(broken, { feedKey: 'f' })).rejects.toThrow(/no valid SyncResult: checkpoint/);
+  });
+
+  it('reports origin_ids seen twice', async () => {
+    const run = await runSync(returning([event(1)]), { feedKey: 'f' });
+    expect(run.duplicateOriginIds).toEqual(['item-1']);
+  });
+
+  it('refuses a connector with an invalid definition', async () => {
+    const bad = defineConnector({ key: 'x', name: 'X', version: '1', feeds: {} });
+    await expect(runSync(bad, { feedKey: 'f' })).rejects.toThrow(/version: must be a semantic version/);
+  });
+});
+
+describe('runAction', () => {
+  it('runs an action, checks its input and output, and says it would need approval', async () => {
+    const run = await runAction(counter, { actionKey: 'shout', input: { text: 'hi' } });
+    expect(run.result).toEqual({ success: true, output: { text: 'HI' } });
+    expect(run.requiresApproval).toBe(true);
+    expect(run.outputProblems).toEqual([]);
+    await expect(runAction(counter, { actionKey: 'shout', input: {} })).rejects.toThrow(/text: is required/);
+    await expect(runAction(counter, { actionKey: 'whisper' })).rejects.toThrow(
+      /no action "whisper"; its actions: shout/,
+    );
+  });
+});
+
+describe('the Connector class', () => {
+  class ReadOnly extends Connector {
+    readonly definition = { key: 'ro', name: 'Read only', version: '1.0.0' };
+    async sync(): Promise<SyncResult> {
+      return { events: [], checkpoint: null };
+    }
+    async execute(): Promise<ActionResult> {
+      return { success: false, error: 'this connector is read-only' };
+    }
+  }
+
+  it('throws from the default authenticate, naming the connector', async () => {
+    const ctx = {} as Parameters<Connector['authenticate']>[0];
+    await expect(new ReadOnly().authenticate(ctx)).rejects.toThrow(/"ro" has no interactive authentication/);
+  });
+
+  it('defineConnector strips handlers from the definition and answers unknown actions with a failure', async () => {
+    expect(counter.definition.feeds?.items).not.toHaveProperty('sync');
+    expect(counter.definition.actions?.shout).not.toHaveProperty('execute');
+    expect(await counter.execute({ actionKey: 'nope', input: {}, credentials: null, config: {} })).toEqual({
+      success: false,
+      error: 'this connector has no action "nope" (actions: "shout")',
+    });
+  });
+});

@@ -1,0 +1,74 @@
+/** `runAction`: one action on your machine, without a server, with its input and result checked. */
+
+import { assertValidDefinition } from '../definition/validate.js';
+import { createConnectorLogger, type LogEntry } from '../logging/index.js';
+import type { Connector } from '../runtime/connector.js';
+import { withRunLogger } from '../runtime/log.js';
+import type { ActionResult, SyncCredentials } from '../runtime/types.js';
+import { actionResultSchema, schemaProblems } from './check.js';
+import { credentialValues, HarnessError } from './inputs.js';
+
+export interface RunActionOptions {
+  actionKey: string;
+  input?: Record<string, unknown>;
+  credentials?: SyncCredentials | null;
+  config?: Record<string, unknown>;
+}
+
+export interface ActionRun {
+  result: ActionResult;
+  /** On a server, this run would have waited for someone to approve it. */
+  requiresApproval: boolean;
+  /** Where `output` does not match the action's outputSchema; empty when it does. */
+  outputProblems: string[];
+  logs: LogEntry[];
+  durationMs: number;
+}
+
+export async function runAction(connector: Connector, options: RunActionOptions): Promise<ActionRun> {
+  assertValidDefinition(connector);
+  const { definition } = connector;
+  const action = definition.actions?.[options.actionKey];
+  if (!action) {
+    const known = Object.keys(definition.actions ?? {});
+    throw new HarnessError(
+      `connector "${definition.key}" has no action "${options.actionKey}"; its actions: ${known.join(', ') || 'none'}`,
+    );
+  }
+  const input = options.input ?? {};
+  if (action.inputSchema) {
+    const problems = schemaProblems(action.inputSchema, input);
+    if (problems.length > 0) {
+      throw new HarnessError(
+        `input does not match action "${action.key}"'s inputSchema:\n  ${problems.join('\n  ')}`,
+      );
+    }
+  }
+  const config = options.config ?? {};
+  const logger = createConnectorLogger({
+    connectorKey: definition.key,
+    secrets: credentialValues(definition, config, options.credentials, null),
+  });
+  const started = performance.now();
+  const result: unknown = await withRunLogger(logger, () =>
+    connector.execute({ actionKey: action.key, input, credentials: options.credentials ?? null, config }),
+  );
+  const parsed = actionResultSchema.safeParse(result);
+  if (!parsed.success) {
+    const detail = parsed.error.issues
+      .map((i) => `${i.path.join('.') || '(result)'}: ${i.message}`)
+      .join('; ');
+    throw new HarnessError(`action "${action.key}" returned no valid ActionResult: ${detail}`);
+  }
+  const outputProblems =
+    parsed.data.success && action.outputSchema && parsed.data.output
+      ? schemaProblems(action.outputSchema, parsed.data.output)
+      : [];
+  return {
+    result: parsed.data,
+    requiresApproval: action.requiresApproval,
+    outputProblems,
+    logs: logger.entries(),
+    durationMs: performance.now() - started,
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * `runSync`: one sync of one feed on your machine, without a server, checked the way the server
+ * checks it: every envelope, from the returned array and from `ctx.emitEvents` alike.
+ */
+
+import { assertValidDefinition } from '../definition/validate.js';
+import type { EventEnvelope } from '../events/envelope.js';
+import { createConnectorLogger, type LogEntry } from '../logging/index.js';
+import type { Connector } from '../runtime/connector.js';
+import { withRunLogger } from '../runtime/log.js';
+import type { Checkpoint, SyncContext, SyncCredentials, SyncResult } from '../runtime/types.js';
+import { checkEnvelopes, checkpointSchema, schemaProblems, syncResultShape } from './check.js';
+import { credentialValues, HarnessError } from './inputs.js';
+
+export interface RunSyncOptions {
+  feedKey: string;
+  config?: Record<string, unknown>;
+  checkpoint?: Checkpoint | null;
+  credentials?: SyncCredentials | null;
+  entityIds?: number[];
+  sessionState?: Record<string, unknown> | null;
+  /**
+   * `true` (default): the long-running path, with `ctx.emitEvents` and `ctx.updateCheckpoint`.
+   * `false`: the short path, where the sync returns everything at the end.
+   */
+  streaming?: boolean;
+  /** Called with each batch as it is accepted, emitted or returned: to print events as they come. */
+  onEvents?: (events: EventEnvelope[]) => void | Promise<void>;
+}
+
+export interface SyncRun {
+  /** Every event, emitted then returned, in the order they arrived. */
+  events: EventEnvelope[];
+  /** The checkpoint the sync returned: the one the next sync starts from. */
+  checkpoint: Checkpoint | null;
+  /** Each checkpoint committed along the way through `ctx.updateCheckpoint`. */
+  checkpointUpdates: (Checkpoint | null)[];
+  auth_update: Record<string, unknown> | null;
+  metadata: NonNullable<SyncResult['metadata']>;
+  /** origin_ids seen more than once: the server keeps one row for each. */
+  duplicateOriginIds: string[];
+  logs: LogEntry[];
+  durationMs: number;
+}
+
+export async function runSync(connector: Connector, options: RunSyncOptions): Promise<SyncRun> {
+  assertValidDefinition(connector);
+  const { definition } = connector;
+  const feed = definition.feeds?.[options.feedKey];
+  if (!feed) {
+    const known = Object.keys(definition.feeds ?? {});
+    throw new HarnessError(
+      `connector "${definition.key}" has no feed "${options.feedKey}"; its feeds: ${known.join(', ') || 'none'}`,
+    );
+  }
+  const config = options.config ?? {};
+  if (feed.configSchema) {
+    const problems = schemaProblems(feed.configSchema, config);
+    if (problems.length > 0) {
+      throw new HarnessError(
+        `config does not match feed "${feed.key}"'s configSchema:\n  ${problems.join('\n  ')}`,
+      );
+    }
+  }
+  const checkpoint = options.checkpoint ?? null;
+  if (!checkpointSchema.safeParse(checkpoint).success)
+    throw new HarnessError('checkpoint must be an object or null');
+
+  const logger = createConnectorLogger({
+    connectorKey: definition.key,
+    secrets: credentialValues(definition, config, options.credentials, options.sessionState),
+  });
+  const events: EventEnvelope[] = [];
+  const checkpointUpdates: (Checkpoint | null)[] = [];
+  const accept = async (batch: unknown) => {
+    const valid = checkEnvelopes(batch, events.length);
+    events.push(...valid);
+    await options.onEvents?.(valid);
+  };
+  const ctx: SyncContext = {
+    feedKey: feed.key,
+    config,
+    checkpoint,
+    credentials: options.credentials ?? null,
+    entityIds: options.entityIds ?? [],
+    sessionState: options.sessionState ?? null,
+  };
+  if (options.streaming !== false) {
+    ctx.emitEvents = accept;
+    ctx.updateCheckpoint = async (next) => {
+      if (!checkpointSchema.safeParse(next).success) {
+        throw new HarnessError('updateCheckpoint takes an object or null');
+      }
+      checkpointUpdates.push(next);
+    };
+  }
+
+  const started = performance.now();
+  const result: unknown = await withRunLogger(logger, () => connector.sync(ctx));
+  const shape = syncResultShape.safeParse(result);
+  if (!shape.success) {
+    const detail = shape.error.issues
+      .map((i) => `${i.path.join('.') || '(result)'}: ${i.message}`)
+      .join('; ');
+    throw new HarnessError(`sync of feed "${feed.key}" returned no valid SyncResult: ${detail}`);
+  }
+  await accept(shape.data.events);
+  return {
+    events,
+    checkpoint: shape.data.checkpoint,
+    checkpointUpdates,
+    auth_update: shape.data.auth_update ?? null,
+    metadata: shape.data.metadata ?? {},
+    duplicateOriginIds: duplicates(events.map((e) => e.origin_id)),
+    logs: logger.entries(),
+    durationMs: performance.now() - started,
+  };
+}
+
+function duplicates(ids: string[]): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const id of ids) (seen.has(id) ? twice : seen).add(id);
+  return [...twice];
+}

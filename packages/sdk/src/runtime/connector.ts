@@ -1,0 +1,83 @@
+/** The spec's "Connector runtime class", and `defineConnector`, its functional form. */
+
+import type { AuthContext, AuthResult } from '../auth/types.js';
+import type { ActionDefinition, ConnectorDefinition, FeedDefinition } from '../definition/types.js';
+import type { ActionContext, ActionResult, SyncContext, SyncResult } from './types.js';
+
+/**
+ * Extend it: set `definition`, implement `sync` and `execute`, and `authenticate` when the auth
+ * methods include `interactive`. A read-only connector's `execute` returns `{ success: false, error }`.
+ */
+export abstract class Connector {
+  abstract readonly definition: ConnectorDefinition;
+  abstract sync(ctx: SyncContext): Promise<SyncResult>;
+  abstract execute(ctx: ActionContext): Promise<ActionResult>;
+
+  /** Only connectors with an `interactive` auth method implement this. */
+  authenticate(_ctx: AuthContext): Promise<AuthResult> {
+    return Promise.reject(
+      new Error(
+        `connector "${this.definition.key}" has no interactive authentication: it does not implement authenticate()`,
+      ),
+    );
+  }
+}
+
+/** Whether `authenticate` is the connector's own rather than the default that throws. */
+export function implementsAuthenticate(connector: Connector): boolean {
+  return connector.authenticate !== Connector.prototype.authenticate;
+}
+
+export type FeedHandler = (ctx: SyncContext) => Promise<SyncResult>;
+export type ActionHandler = (ctx: ActionContext) => Promise<ActionResult>;
+
+export interface FeedWithHandler extends FeedDefinition {
+  sync: FeedHandler;
+}
+
+export interface ActionWithHandler extends ActionDefinition {
+  execute: ActionHandler;
+}
+
+/** A definition whose feeds and actions carry their handlers, and an optional `authenticate`. */
+export interface ConnectorWithHandlers extends Omit<ConnectorDefinition, 'feeds' | 'actions'> {
+  feeds?: Record<string, FeedWithHandler>;
+  actions?: Record<string, ActionWithHandler>;
+  authenticate?: (ctx: AuthContext) => Promise<AuthResult>;
+}
+
+/**
+ * A connector written as data and functions: each feed has its `sync`, each action its `execute`.
+ * What it returns is a `Connector` like any other, whose `definition` is the data without them.
+ */
+export function defineConnector(spec: ConnectorWithHandlers): Connector {
+  const { feeds, actions, authenticate, ...rest } = spec;
+  const definition: ConnectorDefinition = { ...rest };
+  if (feeds) definition.feeds = mapValues(feeds, ({ sync: _sync, ...feed }) => feed);
+  if (actions) definition.actions = mapValues(actions, ({ execute: _execute, ...action }) => action);
+  class Defined extends Connector {
+    readonly definition = definition;
+    async sync(ctx: SyncContext): Promise<SyncResult> {
+      const feed = feeds?.[ctx.feedKey];
+      if (!feed) throw new Error(unknownKey('feed', ctx.feedKey, Object.keys(feeds ?? {})));
+      return feed.sync(ctx);
+    }
+    async execute(ctx: ActionContext): Promise<ActionResult> {
+      const action = actions?.[ctx.actionKey];
+      if (!action)
+        return { success: false, error: unknownKey('action', ctx.actionKey, Object.keys(actions ?? {})) };
+      return action.execute(ctx);
+    }
+  }
+  if (authenticate) Defined.prototype.authenticate = authenticate;
+  return new Defined();
+}
+
+function mapValues<T, U>(record: Record<string, T>, fn: (value: T) => U): Record<string, U> {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v)]));
+}
+
+function unknownKey(kind: 'feed' | 'action', key: string, known: string[]): string {
+  const list = known.length > 0 ? known.map((k) => `"${k}"`).join(', ') : 'none';
+  return `this connector has no ${kind} "${key}" (${kind}s: ${list})`;
+}
