@@ -11,6 +11,7 @@ export * from './definition/builders.js';
 export * from './definition/schema.js';
 export * from './definition/types.js';
 export * from './definition/validate.js';
+export * from './events/envelope.js';
 export * from './events/index.js';
 export * from './harness/index.js';
 export * from './http/index.js';
