@@ -2,7 +2,15 @@
 
 import { entityTypeSchema, relationshipTypeSchema, watcherSchema } from '@svc/core';
 import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
-import { type Context, type Locate, renderPath, report, reportIssues, reportUnknownKey } from './issues.js';
+import {
+  type Context,
+  type Locate,
+  renderPath,
+  report,
+  reportIssues,
+  reportUnknownKey,
+  reportUnstorableText,
+} from './issues.js';
 import type { ProjectProblem } from './problems.js';
 import type { TomlPath } from './toml-locator.js';
 import type { EntityType, RelationshipType, Watcher } from './types.js';
@@ -52,6 +60,7 @@ export function readBundle(file: string, source: string, problems: ProjectProble
     return;
   }
   const top = data as Record<string, unknown>;
+  reportUnstorableText(ctx, top);
   for (const key of Object.keys(top)) if (!TOP_KEYS.includes(key)) reportUnknownKey(ctx, [key], TOP_KEYS);
   if (top.version !== BUNDLE_VERSION) {
     const found = top.version === undefined ? 'it is missing' : `got ${JSON.stringify(top.version)}`;

@@ -115,3 +115,32 @@ export function arrayOfTables(
   report(ctx, at([key]), 'value', `${key} must be an array of tables: [[agents.<id>.${key}]]`);
   return null;
 }
+
+/** NUL, or half of a surrogate pair: text that PostgreSQL refuses to store. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this looks for.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function unstorableText(text: string): { what: string; index: number } | null {
+  const match = UNSTORABLE.exec(text);
+  if (!match) return null;
+  return { what: match[0] === '\u0000' ? 'a NUL character' : 'an unpaired surrogate', index: match.index };
+}
+
+/** Every string value the server could not store, at its position: before any request, not mid-apply. */
+export function reportUnstorableText(ctx: Context, value: unknown, path: TomlPath = []): void {
+  if (typeof value === 'string') {
+    const found = unstorableText(value);
+    if (found) {
+      report(
+        ctx,
+        path,
+        'value',
+        `${renderPath(path)}: contains ${found.what}, which the server cannot store`,
+      );
+    }
+  } else if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) reportUnstorableText(ctx, item, [...path, i]);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) reportUnstorableText(ctx, item, [...path, key]);
+  }
+}

@@ -4,7 +4,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { type AgentConfig, MARKDOWN_MAX_CHARS, settingSchemas } from '@svc/core';
 import { checkBundles, emptyBundles, readBundle, watcherAgentPositions } from './bundles.js';
-import { renderPath, report } from './issues.js';
+import { renderPath, report, unstorableText } from './issues.js';
 import { ProjectError, type ProjectProblem, sortProblems } from './problems.js';
 import { checkSecrets } from './secret-refs.js';
 import { readSvcToml, SVC_TOML, type TomlAgent, type TomlResult } from './svc-toml.js';
@@ -117,6 +117,17 @@ async function readAgentFiles(
       ok = false;
       const message = `${name} is longer than ${MARKDOWN_MAX_CHARS} characters (${content.length})`;
       problems.push({ file: displayPath(dir, file), line: 1, col: 1, message });
+    }
+    const unstorable = content === null ? null : unstorableText(content);
+    if (content !== null && unstorable) {
+      ok = false;
+      const before = content.slice(0, unstorable.index).split('\n');
+      problems.push({
+        file: displayPath(dir, file),
+        line: before.length,
+        col: (before.at(-1)?.length ?? 0) + 1,
+        message: `${name} contains ${unstorable.what}, which the server cannot store`,
+      });
     }
     text[name] = content;
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { loadProject } from './load.js';
 import { formatProblem, type ProjectProblem } from './problems.js';
-import { dedent, problemsOf } from './test/fixture.js';
+import { dedent, problemsOf, writeProject } from './test/fixture.js';
 
 /** Each problem as the one line the CLI prints. */
 const lines = (problems: ProjectProblem[]) => problems.map(formatProblem);
@@ -176,6 +177,26 @@ describe('malformed svc.toml', () => {
       'svc.toml:2:7: agents.a.dir: folder "nowhere" not found',
       'agents/b/IDENTITY.md:1:1: IDENTITY.md is longer than 262144 characters (262145)',
     ]);
+  });
+});
+
+describe('text the server cannot store', () => {
+  it('is reported at its file:line:col in svc.toml, a Markdown file and a bundle, before any request', async () => {
+    const problems = await problemsOf({
+      'svc.toml': '[agents.a]\nname = "A\\u0000"\n\n[memory]\nmodels = ["m.yaml"]\n',
+      'agents/a/SOUL.md': 'Be kind.\nBe \u0000brief.\n',
+      'm.yaml': 'version: 2\nentities:\n  - slug: person\n    name: "Per\\0son"\n',
+    });
+    expect(lines(problems)).toEqual([
+      'svc.toml:2:8: agents.a.name: contains a NUL character, which the server cannot store',
+      'agents/a/SOUL.md:2:4: SOUL.md contains a NUL character, which the server cannot store',
+      'm.yaml:4:11: entities[0].name: contains a NUL character, which the server cannot store',
+    ]);
+  });
+
+  it('accepts emoji, whose surrogates come in pairs', async () => {
+    const dir = await writeProject({ 'svc.toml': '[agents.a]\nname = "A 🚀"\n', 'agents/a/SOUL.md': '🚀\n' });
+    expect((await loadProject(dir, {})).agents[0]?.config['SOUL.md']).toBe('🚀\n');
   });
 });
 

@@ -9,7 +9,14 @@ import {
   slugify,
 } from '@svc/core';
 import { parse, TomlError } from 'smol-toml';
-import { type Context, renderPath, report, reportIssues, reportUnknownKey } from './issues.js';
+import {
+  type Context,
+  renderPath,
+  report,
+  reportIssues,
+  reportUnknownKey,
+  reportUnstorableText,
+} from './issues.js';
 import { checkPlatformIds, readPlatforms } from './platforms.js';
 import type { ProjectProblem } from './problems.js';
 import { readProviders } from './providers.js';
@@ -86,6 +93,7 @@ export function readSvcToml(source: string, problems: ProjectProblem[]): TomlRes
   const unknown: UnknownKey[] = [];
   const converted = convert(doc, projectShape, [], unknown) as Record<string, unknown>;
   for (const u of unknown) reportUnknownKey(ctx, u.path, u.allowed);
+  reportUnstorableText(ctx, doc);
 
   const result: TomlResult = {
     agents: [],
