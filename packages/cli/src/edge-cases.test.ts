@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../../server/test/harness.js';
+import { applyInProcess } from '../test/apply-in-process.js';
 import { type RecordingProxy, startRecordingProxy } from '../test/recording-proxy.js';
 import { type ApplyFlags, type ApplyIo, applyCommand } from './apply/command.js';
 import { dedent, writeProject } from './project/test/fixture.js';
@@ -39,29 +40,13 @@ async function temp(): Promise<string> {
 
 /** `svc apply` in-process, no terminal, through the recording proxy, as the admin password. */
 async function apply(dir: string, flags: Partial<ApplyFlags>, env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: ApplyIo = {
-    env: {
-      SVC_API_TOKEN: ADMIN_PASSWORD,
-      SVC_URL: proxy.url,
-      XDG_CONFIG_HOME: await temp(),
-      SLACK_TOKEN: CANARY,
-      ...env,
-    },
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-    interactive: false,
-    color: false,
-    ask: async () => {
-      throw new Error('no prompts');
-    },
-    confirm: async () => {
-      throw new Error('no prompts');
-    },
+  const base = {
+    SVC_API_TOKEN: ADMIN_PASSWORD,
+    SVC_URL: proxy.url,
+    XDG_CONFIG_HOME: await temp(),
+    SLACK_TOKEN: CANARY,
   };
-  const code = await applyCommand({ dir, ...flags }, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
+  return applyInProcess(dir, flags, { ...base, ...env });
 }
 
 const TOML = dedent(`

@@ -2,9 +2,10 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, startTestServer, type TestServer } from '../../../server/test/harness.js';
+import { applyInProcess } from '../../test/apply-in-process.js';
 import { type RecordingProxy, startRecordingProxy } from '../../test/recording-proxy.js';
 import { dedent, writeProject } from '../project/test/fixture.js';
-import { type ApplyFlags, type ApplyIo, applyCommand } from './command.js';
+import type { ApplyFlags } from './command.js';
 
 const CANARY = 'canary-7c1e9f-do-not-leak';
 
@@ -65,23 +66,8 @@ async function project(extra: Record<string, string> = {}): Promise<string> {
 
 /** Runs `svc apply` in-process with captured output and no terminal, through the recording proxy. */
 async function apply(dir: string, flags: Partial<ApplyFlags> = {}, env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: ApplyIo = {
-    env: { SVC_API_TOKEN: token, SVC_URL: proxy.url, SLACK_TOKEN: CANARY, XDG_CONFIG_HOME: dir, ...env },
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-    interactive: false,
-    color: false,
-    ask: async () => {
-      throw new Error('no prompts in tests');
-    },
-    confirm: async () => {
-      throw new Error('no prompts in tests');
-    },
-  };
-  const code = await applyCommand({ dir, ...flags }, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
+  const base = { SVC_API_TOKEN: token, SVC_URL: proxy.url, SLACK_TOKEN: CANARY, XDG_CONFIG_HOME: dir };
+  return applyInProcess(dir, flags, { ...base, ...env });
 }
 
 describe('svc apply', () => {

@@ -8,10 +8,11 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../server/test/harness.js';
+import { applyInProcess } from '../../test/apply-in-process.js';
 import { exited, type SvcProcess, svc } from '../../test/run-svc.js';
 import type { Kind } from '../plan/types.js';
 import { dedent, writeProject } from '../project/test/fixture.js';
-import { type ApplyFlags, type ApplyIo, applyCommand } from './command.js';
+import type { ApplyFlags } from './command.js';
 
 /**
  * Convergence, one field at a time: a project that sets every kind of field is applied, then each
@@ -177,23 +178,12 @@ function edit(files: Files, file: string, from: string, to: string): Files {
 // ---- running svc apply in-process -------------------------------------------------------------
 
 async function apply(dir: string, token: string, flags: Partial<ApplyFlags>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: ApplyIo = {
-    env: { SVC_API_TOKEN: token, SVC_URL: server.url, XDG_CONFIG_HOME: dir, ...SECRETS },
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-    interactive: false,
-    color: false,
-    ask: async () => {
-      throw new Error('no prompts in tests');
-    },
-    confirm: async () => {
-      throw new Error('no prompts in tests');
-    },
-  };
-  const code = await applyCommand({ dir, ...flags }, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
+  return applyInProcess(dir, flags, {
+    SVC_API_TOKEN: token,
+    SVC_URL: server.url,
+    XDG_CONFIG_HOME: dir,
+    ...SECRETS,
+  });
 }
 
 interface JsonPlan {
