@@ -6,7 +6,7 @@
 
 import type { z } from 'zod';
 import { CUSTOM_IDENTITY_PREFIX, IDENTITY_NAMESPACES, isIdentityNamespace } from '../identity/namespaces.js';
-import { Connector, implementsAuthenticate } from '../runtime/connector.js';
+import { type Connector, implementsAuthenticate, isConnector } from '../runtime/connector.js';
 import { connectorDefinitionSchema } from './schema.js';
 import type { ConnectorDefinition, JsonSchema } from './types.js';
 
@@ -46,7 +46,7 @@ export const formatProblem = (p: DefinitionProblem) => (p.path ? `${p.path}: ${p
  * `interactive` auth method be checked against an `authenticate` implementation.
  */
 export function validateDefinition(input: ConnectorDefinition | Connector | unknown): DefinitionValidation {
-  const connector = input instanceof Connector ? input : null;
+  const connector = isConnector(input) ? input : null;
   const definition: unknown = connector ? connector.definition : input;
   const problems: DefinitionProblem[] = [];
   const add = (path: DefinitionPath, message: string) => problems.push({ path: renderPath(path), message });
@@ -73,7 +73,7 @@ export function validateDefinition(input: ConnectorDefinition | Connector | unkn
 
 export function assertValidDefinition(input: ConnectorDefinition | Connector): void {
   const { valid, problems } = validateDefinition(input);
-  const key = (input instanceof Connector ? input.definition : input)?.key;
+  const key = (isConnector(input) ? input.definition : input)?.key;
   if (!valid) throw new DefinitionError(typeof key === 'string' ? key : '(no key)', problems);
 }
 

@@ -1,7 +1,7 @@
 /** `runAction`: one action on your machine, without a server, with its input and result checked. */
 
 import { assertValidDefinition } from '../definition/validate.js';
-import { createConnectorLogger, type LogEntry } from '../logging/index.js';
+import { createConnectorLogger, type LogEntry, type LogSink } from '../logging/index.js';
 import type { Connector } from '../runtime/connector.js';
 import { withRunLogger } from '../runtime/log.js';
 import type { ActionResult, SyncCredentials } from '../runtime/types.js';
@@ -13,6 +13,8 @@ export interface RunActionOptions {
   input?: Record<string, unknown>;
   credentials?: SyncCredentials | null;
   config?: Record<string, unknown>;
+  /** Where log lines go as they are written, besides the run's `logs`. */
+  logSink?: LogSink;
 }
 
 export interface ActionRun {
@@ -48,6 +50,7 @@ export async function runAction(connector: Connector, options: RunActionOptions)
   const logger = createConnectorLogger({
     connectorKey: definition.key,
     secrets: credentialValues(definition, config, options.credentials, null),
+    ...(options.logSink ? { sink: options.logSink } : {}),
   });
   const started = performance.now();
   const result: unknown = await withRunLogger(logger, () =>

@@ -5,7 +5,7 @@
 
 import { assertValidDefinition } from '../definition/validate.js';
 import type { EventEnvelope } from '../events/envelope.js';
-import { createConnectorLogger, type LogEntry } from '../logging/index.js';
+import { createConnectorLogger, type LogEntry, type LogSink } from '../logging/index.js';
 import type { Connector } from '../runtime/connector.js';
 import { withRunLogger } from '../runtime/log.js';
 import type { Checkpoint, SyncContext, SyncCredentials, SyncResult } from '../runtime/types.js';
@@ -26,6 +26,8 @@ export interface RunSyncOptions {
   streaming?: boolean;
   /** Called with each batch as it is accepted, emitted or returned: to print events as they come. */
   onEvents?: (events: EventEnvelope[]) => void | Promise<void>;
+  /** Where log lines go as they are written, besides the run's `logs`. */
+  logSink?: LogSink;
 }
 
 export interface SyncRun {
@@ -69,6 +71,7 @@ export async function runSync(connector: Connector, options: RunSyncOptions): Pr
   const logger = createConnectorLogger({
     connectorKey: definition.key,
     secrets: credentialValues(definition, config, options.credentials, options.sessionState),
+    ...(options.logSink ? { sink: options.logSink } : {}),
   });
   const events: EventEnvelope[] = [];
   const checkpointUpdates: (Checkpoint | null)[] = [];

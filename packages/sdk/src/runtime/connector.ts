@@ -23,9 +23,28 @@ export abstract class Connector {
   }
 }
 
+/**
+ * Marks the default `authenticate`. A registered symbol rather than a prototype comparison, so that
+ * a connector built against another copy of the SDK (its build, our sources) is judged the same.
+ */
+const DEFAULT_AUTHENTICATE = Symbol.for('svc.connector-sdk.default-authenticate');
+Object.defineProperty(Connector.prototype.authenticate, DEFAULT_AUTHENTICATE, { value: true });
+
 /** Whether `authenticate` is the connector's own rather than the default that throws. */
 export function implementsAuthenticate(connector: Connector): boolean {
-  return connector.authenticate !== Connector.prototype.authenticate;
+  return !(DEFAULT_AUTHENTICATE in connector.authenticate);
+}
+
+/** Duck-typed for the same reason: `instanceof` fails across two copies of the SDK. */
+export function isConnector(value: unknown): value is Connector {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<Connector>;
+  return (
+    typeof candidate.definition === 'object' &&
+    typeof candidate.sync === 'function' &&
+    typeof candidate.execute === 'function' &&
+    typeof candidate.authenticate === 'function'
+  );
 }
 
 export type FeedHandler = (ctx: SyncContext) => Promise<SyncResult>;
