@@ -1,0 +1,2 @@
+export * from './engagement.js';
+export * from './taxonomy.js';

@@ -1,0 +1,2 @@
+export * from './namespaces.js';
+export * from './normalize.js';
