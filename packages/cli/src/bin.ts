@@ -96,6 +96,55 @@ program
     }),
   );
 
+const connector = program
+  .command('connector')
+  .description('run a connector on this machine, without a server, through the SDK harness');
+
+connector
+  .command('sync')
+  .description('sync one feed: events to stdout as JSON lines, the summary and logs to stderr')
+  .argument('<file>', 'module exporting the connector (.ts or .js)')
+  .requiredOption('--feed <key>', 'feed to sync')
+  .option('--config <json>', "the feed's config, a JSON object")
+  .option('--checkpoint <json>', 'checkpoint to start from, a JSON object (default: none, a first sync)')
+  .option(
+    '--token-env <name>',
+    'variable holding the OAuth access token (default SVC_CONNECTOR_ACCESS_TOKEN)',
+  )
+  .action(
+    action('connector sync', async (file: string, options) => {
+      const { connectorSync } = await import('./connector/command.js');
+      process.exitCode = await connectorSync(file, options, connectorIo());
+    }),
+  );
+
+connector
+  .command('action')
+  .description('run one action: the ActionResult to stdout, the summary and logs to stderr')
+  .argument('<file>', 'module exporting the connector (.ts or .js)')
+  .requiredOption('--action <key>', 'action to run')
+  .option('--input <json>', "the action's input, a JSON object")
+  .option('--config <json>', "the connection's config, a JSON object")
+  .option(
+    '--token-env <name>',
+    'variable holding the OAuth access token (default SVC_CONNECTOR_ACCESS_TOKEN)',
+  )
+  .option('--approve', 'run an action that requires approval')
+  .action(
+    action('connector action', async (file: string, options) => {
+      const { connectorAction } = await import('./connector/command.js');
+      process.exitCode = await connectorAction(file, options, connectorIo());
+    }),
+  );
+
+function connectorIo() {
+  return {
+    env: process.env,
+    out: (line: string) => process.stdout.write(`${line}\n`),
+    err: (line: string) => process.stderr.write(`${line}\n`),
+  };
+}
+
 function parseConcurrency(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 64)

@@ -5,6 +5,7 @@
  */
 
 import type { z } from 'zod';
+import type { OAuthAuthMethod } from '../auth/types.js';
 import { CUSTOM_IDENTITY_PREFIX, IDENTITY_NAMESPACES, isIdentityNamespace } from '../identity/namespaces.js';
 import { type Connector, implementsAuthenticate, isConnector } from '../runtime/connector.js';
 import { connectorDefinitionSchema } from './schema.js';
@@ -153,7 +154,7 @@ function checkIdentities(add: Add, def: Partial<ConnectorDefinition>): void {
 function checkScopes(add: Add, def: Partial<ConnectorDefinition>): void {
   const methods =
     isObject(def.authSchema) && Array.isArray(def.authSchema.methods) ? def.authSchema.methods : [];
-  const oauth = methods.filter((m) => isObject(m) && m.type === 'oauth');
+  const oauth = methods.filter((m): m is OAuthAuthMethod => isObject(m) && m.type === 'oauth');
   const offered = new Set(
     oauth.flatMap((m) => [
       ...(Array.isArray(m.requiredScopes) ? m.requiredScopes : []),

@@ -1,6 +1,7 @@
 /** Checks the harness makes on what a connector hands back, as the server will make them. */
 
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { z } from 'zod';
 import type { JsonSchema } from '../definition/types.js';
 import { type EventEnvelope, eventEnvelopeSchema } from '../events/envelope.js';
@@ -76,6 +77,8 @@ export const actionResultSchema = z.strictObject({
 export { checkpointSchema };
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
+// `format` (uri, email, date-time) is what zod's builders emit for z.url(), z.email(), z.iso.datetime().
+addFormats.default(ajv);
 const compiled = new WeakMap<JsonSchema, ReturnType<typeof ajv.compile>>();
 
 /** Problems of `value` against a JSON Schema, as `path: message` lines; empty when it conforms. */

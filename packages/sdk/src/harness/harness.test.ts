@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { configSchema } from '../definition/builders.js';
 import type { EventEnvelope } from '../events/envelope.js';
 import { Connector, defineConnector } from '../runtime/connector.js';
 import { log } from '../runtime/log.js';
@@ -130,6 +132,28 @@ describe('runSync', () => {
     // index 2: one emitted, then one good returned, then the bad one
     expect(error.problems).toEqual([{ index: 2, field, message: expect.stringMatching(message) }]);
     expect(error.message).toContain(`events[2].${field}`);
+  });
+
+  it('checks formats in a config schema built with zod (a URL must be a URL)', async () => {
+    const fetcher = defineConnector({
+      key: 'fetcher',
+      name: 'Fetcher',
+      version: '1.0.0',
+      feeds: {
+        f: {
+          key: 'f',
+          name: 'F',
+          configSchema: configSchema({ url: z.url() }),
+          sync: async () => ({ events: [], checkpoint: null }),
+        },
+      },
+    });
+    await expect(runSync(fetcher, { feedKey: 'f', config: { url: 'not a url' } })).rejects.toThrow(
+      /url: must match format "uri"/,
+    );
+    expect(
+      (await runSync(fetcher, { feedKey: 'f', config: { url: 'https://example.com/feed' } })).events,
+    ).toEqual([]);
   });
 
   it('rejects a sync that returns no SyncResult', async () => {

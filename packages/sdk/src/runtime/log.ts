@@ -7,7 +7,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type ConnectorLogger, createConnectorLogger, stderrSink } from '../logging/index.js';
 
-const current = new AsyncLocalStorage<ConnectorLogger>();
+/**
+ * One store per process, however many copies of the SDK are loaded: a connector file imported
+ * through tsx gets its own copy, and its `log` must still reach the harness's run.
+ */
+const STORE = Symbol.for('svc.connector-sdk.run-logger');
+const shared = globalThis as { [STORE]?: AsyncLocalStorage<ConnectorLogger> };
+shared[STORE] ??= new AsyncLocalStorage<ConnectorLogger>();
+const current = shared[STORE];
 let outside: ConnectorLogger | undefined;
 
 /** Outside any run (a script, a REPL), lines go to stderr rather than nowhere. */

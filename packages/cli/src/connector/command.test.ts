@@ -1,0 +1,134 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { exited, svc } from '../../test/run-svc.js';
+
+const CONNECTOR = fileURLToPath(new URL('./test/counter-connector.ts', import.meta.url));
+const TOKEN = 'canary-token-5e1b7';
+
+/** The real `svc connector ...` process, stdout and stderr apart. */
+async function run(args: string[], env: Record<string, string> = { SVC_CONNECTOR_ACCESS_TOKEN: TOKEN }) {
+  const child = svc(['connector', ...args], env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c) => (stdout += c));
+  child.stderr?.on('data', (c) => (stderr += c));
+  const code = await exited(child);
+  return { code, stdout, stderr };
+}
+
+describe('svc connector sync', () => {
+  it('prints events as JSON lines on stdout, and the summary and checkpoint on stderr', async () => {
+    const { code, stdout, stderr } = await run([
+      'sync',
+      CONNECTOR,
+      '--feed',
+      'items',
+      '--config',
+      '{"count":3}',
+    ]);
+    expect(code, stderr).toBe(0);
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).origin_id),
+    ).toEqual(['item-1', 'item-2', 'item-3']);
+    expect(stderr).toContain('synced feed "items" of counter: 3 events');
+    expect(stderr).toContain('checkpoint: {"next":4}');
+    expect(stderr).toMatch(/\[info\] counting .*"token":"\[redacted\]"/);
+    expect(stdout + stderr).not.toContain(TOKEN);
+  });
+
+  it('continues from --checkpoint', async () => {
+    const { stdout } = await run([
+      'sync',
+      CONNECTOR,
+      '--feed',
+      'items',
+      '--config',
+      '{"count":2}',
+      '--checkpoint',
+      '{"next":10}',
+    ]);
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).origin_id),
+    ).toEqual(['item-10', 'item-11']);
+  });
+
+  it.each([
+    [['--feed', 'items', '--config', '{count:1}'], /--config is not JSON/],
+    [['--feed', 'items', '--config', '[1]'], /--config must be a JSON object/],
+    [['--feed', 'things', '--config', '{"count":1}'], /no feed "things"; its feeds: items/],
+    [
+      ['--feed', 'items', '--config', '{"count":-1}'],
+      /config does not match feed "items"'s configSchema:\n\s+count: must be >= 0/,
+    ],
+    [['--feed', 'items', '--config', '{"count":2,"broken":true}'], /events\[2\]\.occurred_at: is required/],
+  ])('fails with exit 1 and says why: %j', async (flags, message) => {
+    const { code, stderr } = await run(['sync', CONNECTOR, ...flags]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(message);
+  });
+
+  it('names the variable when the OAuth token is missing, and reads another with --token-env', async () => {
+    const missing = await run(['sync', CONNECTOR, '--feed', 'items', '--config', '{"count":1}'], {});
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(
+      /set SVC_CONNECTOR_ACCESS_TOKEN to an access token, or name another variable with --token-env/,
+    );
+    const other = await run(
+      ['sync', CONNECTOR, '--feed', 'items', '--config', '{"count":1}', '--token-env', 'MY_TOKEN'],
+      { MY_TOKEN: TOKEN },
+    );
+    expect(other.code, other.stderr).toBe(0);
+  });
+
+  it('says what is wrong with a file that is missing or exports no connector', async () => {
+    expect((await run(['sync', 'nowhere.ts', '--feed', 'x'])).stderr).toMatch(/nowhere\.ts: no such file/);
+    const notConnector = fileURLToPath(new URL('../../test/run-svc.ts', import.meta.url));
+    expect((await run(['sync', notConnector, '--feed', 'x'])).stderr).toMatch(/exports no connector/);
+  });
+});
+
+describe('svc connector action', () => {
+  it('refuses an action that requires approval unless --approve, and runs it with', async () => {
+    const refused = await run(['action', CONNECTOR, '--action', 'reset', '--input', '{"to":5}']);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/requires approval.*--approve.*nothing was done/);
+
+    const approved = await run([
+      'action',
+      CONNECTOR,
+      '--action',
+      'reset',
+      '--input',
+      '{"to":5}',
+      '--approve',
+    ]);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(JSON.parse(approved.stdout)).toEqual({ success: true, output: { reset_to: 5 } });
+    expect(approved.stderr).toMatch(/action "reset" of counter succeeded/);
+  });
+
+  it('exits 1 on a failure result or an input against the schema', async () => {
+    const failed = await run(['action', CONNECTOR, '--action', 'fail']);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout)).toEqual({ success: false, error: 'the counter is read-only today' });
+    expect(failed.stderr).toMatch(/failed: the counter is read-only today/);
+    const bad = await run([
+      'action',
+      CONNECTOR,
+      '--action',
+      'reset',
+      '--input',
+      '{"to":"five"}',
+      '--approve',
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/input does not match action "reset"'s inputSchema:\n\s+to: must be integer/);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * `svc connector sync` and `svc connector action`: run a connector on this machine through the
+ * SDK's harness, with no server. Events go to stdout as JSON lines, one per event, as they arrive;
+ * the summary and the connector's log lines go to stderr, so stdout pipes cleanly into `jq`.
+ */
+
+import {
+  type ActionRun,
+  type LogEntry,
+  runAction,
+  runSync,
+  type SyncCredentials,
+  type SyncRun,
+} from '@svc/connector-sdk';
+import { loadConnector } from './load.js';
+
+export interface ConnectorIo {
+  env: NodeJS.ProcessEnv;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+export interface SyncFlags {
+  feed: string;
+  config?: string;
+  checkpoint?: string;
+  tokenEnv?: string;
+}
+
+export interface ActionFlags {
+  action: string;
+  input?: string;
+  config?: string;
+  tokenEnv?: string;
+  approve?: boolean;
+}
+
+/** The access token is read from the environment: a flag's value would show in `ps` and shell history. */
+export const DEFAULT_TOKEN_ENV = 'SVC_CONNECTOR_ACCESS_TOKEN';
+
+export async function connectorSync(file: string, flags: SyncFlags, io: ConnectorIo): Promise<number> {
+  const config = parseObject('--config', flags.config) ?? {};
+  const checkpoint = parseObject('--checkpoint', flags.checkpoint) ?? null;
+  const connector = await loadConnector(file);
+  const credentials = oauthCredentials(connector.definition, flags.tokenEnv, io.env);
+  const run: SyncRun = await runSync(connector, {
+    feedKey: flags.feed,
+    config,
+    checkpoint,
+    credentials,
+    onEvents: (events) => {
+      for (const event of events) io.out(JSON.stringify(event));
+    },
+    logSink: (entry) => io.err(logLine(entry)),
+  });
+  const duplicates = run.duplicateOriginIds.length;
+  io.err(
+    `synced feed "${flags.feed}" of ${connector.definition.key}: ${run.events.length} event${run.events.length === 1 ? '' : 's'}` +
+      `${duplicates > 0 ? ` (${duplicates} origin_id${duplicates === 1 ? '' : 's'} seen twice: the server keeps one row each)` : ''}` +
+      ` in ${Math.round(run.durationMs)} ms`,
+  );
+  if (Object.keys(run.metadata).length > 0) io.err(`metadata: ${JSON.stringify(run.metadata)}`);
+  if (run.auth_update)
+    io.err('auth_update: returned (the server would store it on the auth profile; not shown)');
+  io.err(`checkpoint: ${JSON.stringify(run.checkpoint)}`);
+  io.err(`next: --checkpoint '${JSON.stringify(run.checkpoint)}' to sync from here`);
+  return 0;
+}
+
+export async function connectorAction(file: string, flags: ActionFlags, io: ConnectorIo): Promise<number> {
+  const input = parseObject('--input', flags.input) ?? {};
+  const config = parseObject('--config', flags.config) ?? {};
+  const connector = await loadConnector(file);
+  const action = connector.definition.actions?.[flags.action];
+  // An action that needs approval on a server is a real change somewhere: locally too, ask for it.
+  if (action?.requiresApproval && !flags.approve) {
+    io.err(
+      `action "${flags.action}" requires approval: on a server it waits until someone approves it. Re-run with --approve to run it now; nothing was done`,
+    );
+    return 1;
+  }
+  const credentials = oauthCredentials(connector.definition, flags.tokenEnv, io.env);
+  const run: ActionRun = await runAction(connector, {
+    actionKey: flags.action,
+    input,
+    config,
+    credentials,
+    logSink: (entry) => io.err(logLine(entry)),
+  });
+  io.out(JSON.stringify(run.result));
+  for (const problem of run.outputProblems) io.err(`output does not match the outputSchema: ${problem}`);
+  const verdict = run.result.success ? 'succeeded' : `failed: ${run.result.error ?? 'no error text'}`;
+  io.err(
+    `action "${flags.action}" of ${connector.definition.key} ${verdict} in ${Math.round(run.durationMs)} ms`,
+  );
+  return run.result.success && run.outputProblems.length === 0 ? 0 : 1;
+}
+
+function parseObject(flag: string, text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(
+      `${flag} is not JSON (${(error as Error).message}); pass an object such as '{"url":"..."}'`,
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error(`${flag} must be a JSON object, such as '{"url":"..."}'`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** For a connector with an oauth method: its provider, and the token from the environment. */
+function oauthCredentials(
+  definition: { authSchema?: { methods: { type: string; provider?: string }[] } },
+  tokenEnv: string | undefined,
+  env: NodeJS.ProcessEnv,
+): SyncCredentials | null {
+  const oauth = definition.authSchema?.methods.find((m) => m.type === 'oauth');
+  const variable = tokenEnv ?? DEFAULT_TOKEN_ENV;
+  const token = env[variable];
+  if (!oauth) return null;
+  if (!token) {
+    throw new Error(
+      `this connector authenticates with OAuth (${oauth.provider}): set ${variable} to an access token${tokenEnv ? '' : ', or name another variable with --token-env'}`,
+    );
+  }
+  return { provider: oauth.provider ?? 'oauth', accessToken: token };
+}
+
+function logLine({ level, msg, time: _time, connector: _connector, ...fields }: LogEntry): string {
+  const rest = Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
+  return `[${level}] ${msg}${rest}`;
+}

@@ -1,0 +1,45 @@
+/** Loads a connector from a file as `svc connector` needs it: TypeScript or JavaScript, any export style. */
+
+import { access } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Connector, isConnector } from '@svc/connector-sdk';
+
+/**
+ * Takes the default export, else an export named `connector`, else the only connector exported;
+ * each may be a connector or a class of one (constructed with no arguments).
+ */
+export async function loadConnector(file: string): Promise<Connector> {
+  const path = resolve(file);
+  try {
+    await access(path);
+  } catch {
+    throw new Error(`${file}: no such file; give the path of a module that exports a connector`);
+  }
+  const module = await importModule(path);
+  const candidates = [module.default, module.connector, ...Object.values(module)]
+    .map(instantiate)
+    .filter(isConnector);
+  const found = candidates[0];
+  if (!found) {
+    throw new Error(
+      `${file}: exports no connector; export default a Connector (a class extending it, an instance, or defineConnector(...))`,
+    );
+  }
+  return found;
+}
+
+/** TypeScript through tsx, so an author runs the file they are editing without building it. */
+async function importModule(path: string): Promise<Record<string, unknown>> {
+  if (/\.[cm]?tsx?$/.test(path)) {
+    const { tsImport } = await import('tsx/esm/api');
+    return (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+  }
+  return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+}
+
+/** Only a class of a connector is constructed: other exported functions are none of our business. */
+function instantiate(value: unknown): unknown {
+  if (typeof value !== 'function' || typeof value.prototype?.sync !== 'function') return value;
+  return new (value as new () => unknown)();
+}
