@@ -62,6 +62,33 @@ describe('createHttpClient', () => {
     expect((await http.delete('/c')).data).toBeUndefined();
   });
 
+  it('decodes the charset the response declares, and resolves statuses given in acceptStatuses', async () => {
+    server = await startTestServer(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/rss+xml; charset=ISO-8859-1' });
+        res.end(Buffer.from('<title>Caf\xe9</title>', 'latin1'));
+      },
+      (_req, res) => {
+        res.writeHead(304, { etag: '"v1"' });
+        res.end();
+      },
+      (_req, res) => {
+        res.writeHead(304);
+        res.end();
+      },
+    );
+    const http = createHttpClient({ baseUrl: server.url });
+
+    expect((await http.get('/feed')).data).toBe('<title>Café</title>');
+    const notModified = await http.get('/feed', {
+      headers: { 'if-none-match': '"v1"' },
+      acceptStatuses: [304],
+    });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('etag')).toBe('"v1"');
+    await expect(http.get('/feed')).rejects.toMatchObject({ status: 304 });
+  });
+
   it('throws HttpError for a non-2xx answer, with status, url, headers, body and retryAfter', async () => {
     server = await startTestServer(
       json(429, { message: 'slow down' }, { 'Retry-After': '7', 'X-RateLimit-Reset': '1700000000' }),

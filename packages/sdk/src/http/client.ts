@@ -24,6 +24,11 @@ export interface HttpRequestOptions {
   signal?: AbortSignal;
   /** Overrides the client's `timeoutMs` for this request. */
   timeoutMs?: number;
+  /**
+   * Statuses outside 2xx that are answers rather than errors, e.g. `[304]` after sending
+   * `If-None-Match`: they resolve with their (usually empty) body instead of throwing `HttpError`.
+   */
+  acceptStatuses?: readonly number[];
 }
 
 export interface HttpResponse<T = unknown> {
@@ -73,7 +78,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
 
     try {
       const response = await doFetch(url, { method: upper, headers, body, signal });
-      if (!response.ok) {
+      if (!response.ok && !opts.acceptStatuses?.includes(response.status)) {
         throw new HttpError({
           method: upper,
           url,
@@ -83,7 +88,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
           body: await readTextCapped(response, HTTP_ERROR_BODY_LIMIT),
         });
       }
-      const text = await response.text();
+      const text = await decodeBody(response);
       return {
         status: response.status,
         headers: response.headers,
@@ -130,6 +135,17 @@ function buildUrl(baseUrl: string | undefined, path: string, query: HttpRequestO
     }
   }
   return url.href;
+}
+
+/** The charset the response declares (a feed in ISO-8859-1, say); UTF-8 when none or unknown. */
+async function decodeBody(response: Response): Promise<string> {
+  const charset = /;\s*charset="?([\w.:-]+)"?/i.exec(response.headers.get('content-type') ?? '')?.[1];
+  const bytes = await response.arrayBuffer();
+  try {
+    return new TextDecoder(charset ?? 'utf-8').decode(bytes);
+  } catch {
+    return new TextDecoder('utf-8').decode(bytes);
+  }
 }
 
 const isJson = (contentType: string | null) =>
