@@ -1,6 +1,6 @@
-import { chromium } from 'playwright-core';
 import { attachedHandle, type BrowserHandle } from './handle.js';
 import { type LaunchOptions, launchBrowser } from './launch.js';
+import { loadChromium } from './playwright.js';
 import { launchStealthBrowser, type StealthOptions } from './stealth.js';
 
 /** The spec's default `defaultCdpUrl` of the browser auth method. */
@@ -25,7 +25,7 @@ export interface AcquireOptions {
 export async function acquireBrowser(opts: AcquireOptions = {}): Promise<BrowserHandle> {
   const cdpUrl = opts.cdpUrl ?? DEFAULT_CDP_URL;
   if (await probeCdp(cdpUrl, opts.probeTimeoutMs)) {
-    const browser = await chromium.connectOverCDP(cdpUrl, { timeout: 30_000 });
+    const browser = await (await loadChromium()).connectOverCDP(cdpUrl, { timeout: 30_000 });
     // The default context is the user's profile; a browser started with no window may lack one.
     const context = browser.contexts()[0] ?? (await browser.newContext());
     return attachedHandle(browser, context);

@@ -1,10 +1,7 @@
-import {
-  type BrowserContextOptions,
-  chromium,
-  type LaunchOptions as PlaywrightLaunchOptions,
-} from 'playwright-core';
+import type { BrowserContextOptions, LaunchOptions as PlaywrightLaunchOptions } from 'playwright-core';
 import { chromiumVersion, resolveChromiumPath } from './executable.js';
 import { type BrowserHandle, launchedHandle } from './handle.js';
+import { loadChromium } from './playwright.js';
 
 export interface LaunchOptions {
   /** Default true. */
@@ -37,7 +34,7 @@ export async function launchWith(opts: LaunchOptions, tweaks: LaunchTweaks = {})
   if (opts.userDataDir !== undefined) {
     // The profile is fixed at launch, so context options must be known before the browser runs.
     const contextOptions = tweaks.context?.(await chromiumVersion(executablePath)) ?? {};
-    const context = await chromium.launchPersistentContext(opts.userDataDir, {
+    const context = await (await loadChromium()).launchPersistentContext(opts.userDataDir, {
       ...launch,
       ...contextOptions,
     });
@@ -48,7 +45,7 @@ export async function launchWith(opts: LaunchOptions, tweaks: LaunchTweaks = {})
     }
     return launchedHandle(browser, context);
   }
-  const browser = await chromium.launch(launch);
+  const browser = await (await loadChromium()).launch(launch);
   try {
     const context = await browser.newContext(tweaks.context?.(browser.version()) ?? {});
     return launchedHandle(browser, context);
