@@ -18,5 +18,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // What tests import outside vite (a connector file through tsx, say) resolves our packages to
+    // their sources too, as it does through the aliases: a clean clone has no dist/ yet.
+    execArgv: ['--conditions=source'],
   },
 });
