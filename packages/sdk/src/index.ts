@@ -5,6 +5,7 @@
 
 /** The zod the schema builders take, so a connector needs no zod of its own. */
 export { z } from 'zod';
+export * from './auth/schema.js';
 export * from './auth/types.js';
 export * from './browser/index.js';
 export * from './definition/builders.js';
@@ -20,5 +21,6 @@ export * from './logging/index.js';
 export * from './records/types.js';
 export * from './runtime/connector.js';
 export { log, withRunLogger } from './runtime/log.js';
+export * from './runtime/schema.js';
 export * from './runtime/types.js';
 export * from './watchers/index.js';

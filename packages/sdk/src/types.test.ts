@@ -39,7 +39,15 @@ import type {
   SyncCredentials,
   SyncResult,
 } from './index.js';
-import { type eventEnvelopeSchema, IDENTITY } from './index.js';
+import {
+  type actionResultSchema,
+  type authArtifactSchema,
+  type authResultSchema,
+  type eventEnvelopeSchema,
+  IDENTITY,
+  type syncCredentialsSchema,
+  type syncResultSchema,
+} from './index.js';
 
 type Obj = Record<string, unknown>;
 
@@ -348,5 +356,13 @@ describe('types are the spec, exactly', () => {
       errorMessage?: string;
       createdAt: Date;
     }>();
+  });
+
+  it('the schemas of what crosses a process boundary infer exactly the types', () => {
+    expectTypeOf<z.infer<typeof syncResultSchema>>().toEqualTypeOf<SyncResult>();
+    expectTypeOf<z.infer<typeof actionResultSchema>>().toEqualTypeOf<ActionResult>();
+    expectTypeOf<z.infer<typeof syncCredentialsSchema>>().toEqualTypeOf<SyncCredentials>();
+    expectTypeOf<z.infer<typeof authArtifactSchema>>().toEqualTypeOf<AuthArtifact>();
+    expectTypeOf<z.infer<typeof authResultSchema>>().toEqualTypeOf<AuthResult>();
   });
 });

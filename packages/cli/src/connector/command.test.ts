@@ -126,6 +126,33 @@ describe('svc connector sync', () => {
   });
 });
 
+describe('svc connector: loading and edge cases', () => {
+  const here = (name: string) => fileURLToPath(new URL(`./test/${name}`, import.meta.url));
+
+  it('loads a plain .mjs object, asks no token when OAuth is optional, and accepts a null checkpoint', async () => {
+    const { code, stdout, stderr } = await runHere(
+      ['sync', here('plain-connector.mjs'), '--feed', 'once', '--checkpoint', 'null'],
+      {},
+    );
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(stdout).payload_text).toBe("it's here");
+    expect(stderr).toContain('checkpoint: null');
+    expect(stderr).not.toContain('next:');
+  });
+
+  it('takes the exported instance rather than constructing the exported class, and quotes the hint for sh', async () => {
+    const { code, stderr } = await runHere(['sync', here('class-and-instance.ts'), '--feed', 'f']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain(`next: --checkpoint '{"label":"ready","quote":"it'\\''s"}' to sync from here`);
+  });
+
+  it('exits 1 from the real process on bad flags, saying what was wrong', async () => {
+    const { code, stderr } = await run(['sync', CONNECTOR, '--feed', 'items', '--config', '{count:1}']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^svc connector sync: --config is not JSON/);
+  });
+});
+
 describe('svc connector action', () => {
   it('refuses an action that requires approval unless --approve, and runs it with', async () => {
     const refused = await run(['action', CONNECTOR, '--action', 'reset', '--input', '{"to":5}']);

@@ -6,7 +6,9 @@
 
 import {
   type ActionRun,
+  type ConnectorDefinition,
   type LogEntry,
+  type OAuthAuthMethod,
   runAction,
   runSync,
   type SyncCredentials,
@@ -40,7 +42,9 @@ export const DEFAULT_TOKEN_ENV = 'SVC_CONNECTOR_ACCESS_TOKEN';
 
 export async function connectorSync(file: string, flags: SyncFlags, io: ConnectorIo): Promise<number> {
   const config = parseObject('--config', flags.config) ?? {};
-  const checkpoint = parseObject('--checkpoint', flags.checkpoint) ?? null;
+  // `null` is a checkpoint too: what a sync returns when it has nothing to resume from.
+  const checkpoint =
+    flags.checkpoint?.trim() === 'null' ? null : (parseObject('--checkpoint', flags.checkpoint) ?? null);
   const connector = await loadConnector(file);
   const credentials = oauthCredentials(connector.definition, flags.tokenEnv, io.env);
   const run: SyncRun = await runSync(connector, {
@@ -63,7 +67,8 @@ export async function connectorSync(file: string, flags: SyncFlags, io: Connecto
   if (run.auth_update)
     io.err('auth_update: returned (the server would store it on the auth profile; not shown)');
   io.err(`checkpoint: ${JSON.stringify(run.checkpoint)}`);
-  io.err(`next: --checkpoint '${JSON.stringify(run.checkpoint)}' to sync from here`);
+  if (run.checkpoint !== null)
+    io.err(`next: --checkpoint ${shellQuote(JSON.stringify(run.checkpoint))} to sync from here`);
   return 0;
 }
 
@@ -96,6 +101,9 @@ export async function connectorAction(file: string, flags: ActionFlags, io: Conn
   return run.result.success && run.outputProblems.length === 0 ? 0 : 1;
 }
 
+/** Single quotes, with any single quote inside closed, escaped and reopened: safe to paste into sh. */
+const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
 function parseObject(flag: string, text: string | undefined): Record<string, unknown> | undefined {
   if (text === undefined) return undefined;
   let value: unknown;
@@ -112,16 +120,22 @@ function parseObject(flag: string, text: string | undefined): Record<string, unk
   return value as Record<string, unknown>;
 }
 
-/** For a connector with an oauth method: its provider, and the token from the environment. */
+/**
+ * For a connector with an oauth method: its provider, and the token from the environment. Missing,
+ * it is an error only when OAuth is required: the only method, or not marked `required: false`.
+ */
 function oauthCredentials(
-  definition: { authSchema?: { methods: { type: string; provider?: string }[] } },
+  definition: ConnectorDefinition,
   tokenEnv: string | undefined,
   env: NodeJS.ProcessEnv,
 ): SyncCredentials | null {
-  const oauth = definition.authSchema?.methods.find((m) => m.type === 'oauth');
+  const methods = definition.authSchema?.methods ?? [];
+  const oauth = methods.find((m): m is OAuthAuthMethod => m.type === 'oauth');
   const variable = tokenEnv ?? DEFAULT_TOKEN_ENV;
   const token = env[variable];
   if (!oauth) return null;
+  const optional = oauth.required === false || methods.some((m) => m.type === 'none');
+  if (!token && optional && !tokenEnv) return null;
   if (!token) {
     throw new Error(
       `this connector authenticates with OAuth (${oauth.provider}): set ${variable} to an access token${tokenEnv ? '' : ', or name another variable with --token-env'}`,

@@ -17,10 +17,7 @@ export async function loadConnector(file: string): Promise<Connector> {
     throw new Error(`${file}: no such file; give the path of a module that exports a connector`);
   }
   const module = await importModule(path);
-  const candidates = [module.default, module.connector, ...Object.values(module)]
-    .map(instantiate)
-    .filter(isConnector);
-  const found = candidates[0];
+  const found = pick([module.default, module.connector, ...Object.values(module)], file);
   if (!found) {
     throw new Error(
       `${file}: exports no connector; export default a Connector (a class extending it, an instance, or defineConnector(...))`,
@@ -38,8 +35,24 @@ async function importModule(path: string): Promise<Record<string, unknown>> {
   return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
 }
 
-/** Only a class of a connector is constructed: other exported functions are none of our business. */
-function instantiate(value: unknown): unknown {
-  if (typeof value !== 'function' || typeof value.prototype?.sync !== 'function') return value;
-  return new (value as new () => unknown)();
+/**
+ * The first candidate that is a connector. A class is constructed only when no instance comes before
+ * it, so a module exporting both its class (whose constructor may need options) and an instance
+ * works; other exported functions are none of our business.
+ */
+function pick(candidates: unknown[], file: string): Connector | undefined {
+  for (const candidate of candidates) {
+    if (isConnector(candidate)) return candidate;
+    if (typeof candidate !== 'function' || typeof candidate.prototype?.sync !== 'function') continue;
+    let instance: unknown;
+    try {
+      instance = new (candidate as new () => unknown)();
+    } catch (error) {
+      throw new Error(
+        `${file}: constructing ${candidate.name || 'its connector class'} without arguments failed (${(error as Error).message}); export an instance instead`,
+      );
+    }
+    if (isConnector(instance)) return instance;
+  }
+  return undefined;
 }

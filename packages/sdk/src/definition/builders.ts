@@ -8,8 +8,14 @@ import type { JsonSchema } from './types.js';
 
 type ObjectShape = z.ZodObject | z.ZodRawShape;
 
-const asObject = (shape: ObjectShape): z.ZodObject =>
-  shape instanceof z.ZodObject ? shape : z.object(shape);
+/** Config, input and output are objects; a union or a string schema could never describe one. */
+function asObject(shape: ObjectShape): z.ZodObject {
+  if (shape instanceof z.ZodObject) return shape;
+  if (shape instanceof z.ZodType) {
+    throw new TypeError(`expected z.object({...}) or its shape, got a zod ${shape.def.type} schema`);
+  }
+  return z.object(shape);
+}
 
 /**
  * What a caller sends is the zod *input* (a field with a default is optional); what a connector

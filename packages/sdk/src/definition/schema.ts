@@ -13,6 +13,8 @@ const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 const KEY = /^[a-z0-9][a-z0-9_-]*$/;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+/** A domain, or a cookie domain with its leading dot. */
+const COOKIE_DOMAIN = new RegExp(`^\\.?${DOMAIN.source.slice(1)}`, 'i');
 /** `payload_data.user.login`: dot-separated names, no empty segment. */
 const DOT_PATH = /^[A-Za-z_$][\w$-]*(\.[\w$-]+)*$/;
 
@@ -71,8 +73,14 @@ const authMethod = z.discriminatedUnion(
       required: z.boolean().optional(),
       description: z.string().optional(),
       capture: z.enum(['cli', 'cdp']).optional(),
-      requiredDomains: z.array(z.string().regex(DOMAIN, 'must be a domain such as example.com')).optional(),
-      defaultCdpUrl: httpUrl.optional(),
+      // `.example.com` is how cookie domains are written; it means the domain and its subdomains.
+      requiredDomains: z
+        .array(z.string().regex(COOKIE_DOMAIN, 'must be a domain such as example.com or .example.com'))
+        .optional(),
+      // Either the HTTP endpoint (`/json/version` is asked for the socket) or the socket itself.
+      defaultCdpUrl: z
+        .url({ protocol: /^(https?|wss?)$/, error: 'must be an http(s) or ws(s) URL' })
+        .optional(),
     }),
     z.strictObject({
       type: z.literal('interactive'),

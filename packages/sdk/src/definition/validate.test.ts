@@ -198,6 +198,18 @@ const CASES: [string, Mutation, string, RegExp][] = [
   ],
   ['a misspelt field', (d) => (d.descripton = 'x'), 'descripton', /unknown field/],
   [
+    'a configSchema that is not valid JSON Schema',
+    (d) => (d.feeds.issues.configSchema = { type: 'object', properties: { repo: { type: 'strnig' } } }),
+    'feeds.issues.configSchema',
+    /is not valid JSON Schema: properties\.repo\.type/,
+  ],
+  [
+    'an inputSchema whose required is not a list',
+    (d) => (d.actions.add_label.inputSchema = { type: 'object', required: 'name' }),
+    'actions.add_label.inputSchema',
+    /is not valid JSON Schema: required: must be array/,
+  ],
+  [
     'an interactive method with no timeout sense',
     (d) => d.authSchema.methods.push({ type: 'interactive', timeoutSec: 0 }),
     'authSchema.methods[2].timeoutSec',
@@ -233,6 +245,21 @@ describe('validateDefinition', () => {
     expect(paths).toEqual(
       expect.arrayContaining(['key', 'name', 'version', 'feeds.issues.key', 'actions.add_label.key']),
     );
+  });
+
+  it('accepts what real connectors write: a ws:// CDP URL, a cookie domain, a configSchema from $ref', () => {
+    const definition = valid() as Record<string, any>;
+    definition.authSchema.methods.push({
+      type: 'browser',
+      requiredDomains: ['.linkedin.com', 'linkedin.com'],
+      defaultCdpUrl: 'ws://127.0.0.1:9222/devtools/browser/abc',
+    });
+    definition.feeds.issues.configSchema = {
+      type: 'object',
+      allOf: [{ $ref: '#/$defs/repo' }],
+      $defs: { repo: {} },
+    };
+    expect(validateDefinition(definition)).toEqual({ valid: true, problems: [] });
   });
 
   it('quotes map keys that are not plain names in paths', () => {

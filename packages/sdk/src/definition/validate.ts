@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { OAuthAuthMethod } from '../auth/types.js';
 import { CUSTOM_IDENTITY_PREFIX, IDENTITY_NAMESPACES, isIdentityNamespace } from '../identity/namespaces.js';
 import { type Connector, implementsAuthenticate, isConnector } from '../runtime/connector.js';
+import { invalidSchemaProblems } from './json-schema.js';
 import { connectorDefinitionSchema } from './schema.js';
 import type { ConnectorDefinition, JsonSchema } from './types.js';
 
@@ -189,10 +190,9 @@ function checkTemplates(add: Add, def: Partial<ConnectorDefinition>): void {
       add(path, 'has an unbalanced or empty "{" "}"; placeholders look like {repo}');
       continue;
     }
-    const properties =
-      isObject(feed.configSchema) && isObject(feed.configSchema.properties)
-        ? Object.keys(feed.configSchema.properties)
-        : [];
+    // A schema built from $ref or allOf has no top-level properties to check the names against.
+    if (!isObject(feed.configSchema) || !isObject(feed.configSchema.properties)) continue;
+    const properties = Object.keys(feed.configSchema.properties);
     for (const [, name] of template.matchAll(/\{([A-Za-z_][\w.]*)\}/g)) {
       const root = (name ?? '').split('.')[0] ?? '';
       if (!properties.includes(root)) {
@@ -205,13 +205,27 @@ function checkTemplates(add: Add, def: Partial<ConnectorDefinition>): void {
 /** Config, options, input and output are objects: a schema of another type can never validate one. */
 function checkObjectSchemas(add: Add, def: Partial<ConnectorDefinition>): void {
   const check = (path: DefinitionPath, schema: JsonSchema | undefined) => {
-    if (isObject(schema) && 'type' in schema && schema.type !== 'object') {
+    if (!isObject(schema)) return;
+    if ('type' in schema && schema.type !== 'object') {
       add(path, `must describe an object (type "object"), not ${JSON.stringify(schema.type)}`);
     }
+    for (const problem of invalidSchemaProblems(schema)) add(path, `is not valid JSON Schema: ${problem}`);
   };
   check(['optionsSchema'], def.optionsSchema);
   for (const [feedKey, feed] of entries(def.feeds))
     check(['feeds', feedKey, 'configSchema'], feed.configSchema);
+  for (const [feedKey, feed] of entries(def.feeds)) {
+    for (const [kindKey, kind] of entries(feed.eventKinds)) {
+      if (isObject(kind.metadataSchema)) {
+        for (const problem of invalidSchemaProblems(kind.metadataSchema)) {
+          add(
+            ['feeds', feedKey, 'eventKinds', kindKey, 'metadataSchema'],
+            `is not valid JSON Schema: ${problem}`,
+          );
+        }
+      }
+    }
+  }
   for (const [actionKey, action] of entries(def.actions)) {
     check(['actions', actionKey, 'inputSchema'], action.inputSchema);
     check(['actions', actionKey, 'outputSchema'], action.outputSchema);

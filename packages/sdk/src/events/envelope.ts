@@ -35,7 +35,7 @@ const record = z.record(z.string(), z.unknown());
 
 /** Strict: a misspelt field is an error rather than data silently dropped on the way to the server. */
 export const eventEnvelopeSchema = z.strictObject({
-  origin_id: z.string().min(1, 'must be a non-empty string'),
+  origin_id: z.string().trim().min(1, 'must be a non-empty string'),
   origin_type: z.string().optional(),
   payload_type: z.enum(PAYLOAD_TYPES).optional(),
   payload_text: z.string(),
@@ -44,7 +44,8 @@ export const eventEnvelopeSchema = z.strictObject({
   attachments: z.array(z.unknown()).optional(),
   title: z.string().optional(),
   author_name: z.string().optional(),
-  source_url: z.url().optional(),
+  // A link people will click in the UI: an absolute http(s) URL, never `javascript:`.
+  source_url: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).optional(),
   occurred_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with a zone' }),
   semantic_type: z.string().optional(),
   score: z.number().min(0).max(100).optional(),

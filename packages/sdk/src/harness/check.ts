@@ -1,10 +1,8 @@
 /** Checks the harness makes on what a connector hands back, as the server will make them. */
 
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { z } from 'zod';
-import type { JsonSchema } from '../definition/types.js';
 import { type EventEnvelope, eventEnvelopeSchema } from '../events/envelope.js';
+import { syncResultSchema } from '../runtime/schema.js';
 
 export interface EnvelopeProblem {
   /** The envelope's position among all the run's events, in the order they arrived. */
@@ -34,7 +32,11 @@ export function checkEnvelopes(events: unknown, firstIndex: number): EventEnvelo
   const problems: EnvelopeProblem[] = [];
   events.forEach((event, i) => {
     const parsed = eventEnvelopeSchema.safeParse(event, { reportInput: true });
-    if (parsed.success) return;
+    if (parsed.success) {
+      const wire = wireProblem(event);
+      if (wire) problems.push({ index: firstIndex + i, field: wire.path, message: wire.message });
+      return;
+    }
     for (const issue of parsed.error.issues) {
       const fields =
         issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.map(String).join('.') || '(envelope)'];
@@ -56,51 +58,45 @@ function envelopeMessage(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-const checkpointSchema = z.record(z.string(), z.unknown()).nullable();
-
 /** The parts of a `SyncResult` besides its events, which `checkEnvelopes` numbers. */
-export const syncResultShape = z.object({
-  events: z.array(z.unknown()),
-  checkpoint: checkpointSchema,
-  auth_update: z.record(z.string(), z.unknown()).nullable().optional(),
-  metadata: z
-    .looseObject({ items_found: z.number().optional(), items_skipped: z.number().optional() })
-    .optional(),
-});
+export const syncResultShape = syncResultSchema.extend({ events: z.array(z.unknown()) });
 
-export const actionResultSchema = z.strictObject({
-  success: z.boolean(),
-  output: z.record(z.string(), z.unknown()).optional(),
-  error: z.string().optional(),
-});
-
-export { checkpointSchema };
-
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-// `format` (uri, email, date-time) is what zod's builders emit for z.url(), z.email(), z.iso.datetime().
-addFormats.default(ajv);
-const compiled = new WeakMap<JsonSchema, ReturnType<typeof ajv.compile>>();
-
-/** Problems of `value` against a JSON Schema, as `path: message` lines; empty when it conforms. */
-export function schemaProblems(schema: JsonSchema, value: unknown): string[] {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
+/**
+ * Where `value` holds something JSON would change on the way to the server: a Date (becomes a
+ * string), a BigInt (throws), NaN or Infinity (become null), a Map, a class instance, a function.
+ * `undefined` is allowed: JSON leaves the key out, which is what an absent optional field is.
+ */
+export function wireProblem(value: unknown, path = ''): { path: string; message: string } | null {
+  const problem = (message: string) => ({ path: path || '(value)', message });
+  if (value === null || value === undefined || typeof value === 'string' || typeof value === 'boolean')
+    return null;
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? null : problem(`${value} is not a JSON number`);
+  if (typeof value === 'bigint') return problem('a BigInt cannot be sent as JSON; use a string or a number');
+  if (typeof value !== 'object') return problem(`a ${typeof value} cannot be sent as JSON`);
+  if (value instanceof Date) return problem('a Date would arrive as a string; pass date.toISOString()');
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = wireProblem(item, `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
   }
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map(describeAjvError);
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
+    return problem(
+      `a ${value.constructor?.name ?? 'class instance'} cannot be sent as JSON; use a plain object`,
+    );
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const found = wireProblem(item, path ? `${path}.${key}` : key);
+    if (found) return found;
+  }
+  return null;
 }
 
-function describeAjvError(error: ErrorObject): string {
-  const where = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : '';
-  if (error.keyword === 'required') {
-    const field = (error.params as { missingProperty: string }).missingProperty;
-    return `${where ? `${where}.` : ''}${field}: is required`;
-  }
-  if (error.keyword === 'additionalProperties') {
-    const field = (error.params as { additionalProperty: string }).additionalProperty;
-    return `${where ? `${where}.` : ''}${field}: is not allowed`;
-  }
-  return `${where || '(value)'}: ${error.message ?? 'is invalid'}`;
+/** `wireProblem` as one line, for the harness's errors. */
+export function notWireSafe(value: unknown, path: string): string | null {
+  const found = wireProblem(value, path);
+  return found ? `${found.path}: ${found.message}` : null;
 }

@@ -124,6 +124,13 @@ describe('runSync', () => {
     ['without occurred_at', { origin_id: 'a', payload_text: 'x' }, 'occurred_at', /is required/],
     ['with a date and no zone', { ...event(2), occurred_at: '2026-11-01 10:00' }, 'occurred_at', /ISO 8601/],
     ['with score 101', event(2, { score: 101 }), 'score', /between 0 and 100/],
+    [
+      'with a javascript: source_url',
+      event(2, { source_url: 'javascript:alert(1)' }),
+      'source_url',
+      /http\(s\)/,
+    ],
+    ['with a blank origin_id', event(2, { origin_id: '  ' }), 'origin_id', /non-empty/],
     ['with score -1', event(2, { score: -1 }), 'score', /between 0 and 100/],
     ['with a misspelt field', { ...event(2), autor_name: 'x' }, 'autor_name', /not a field/],
   ])('rejects an envelope %s, naming the field and the index', async (_name, bad, field, message) => {
@@ -154,6 +161,101 @@ describe('runSync', () => {
     expect(
       (await runSync(fetcher, { feedKey: 'f', config: { url: 'https://example.com/feed' } })).events,
     ).toEqual([]);
+  });
+
+  it('refuses what JSON would change on the way: a Date in payload_data, a BigInt in a checkpoint', async () => {
+    const dated = returning([event(2, { payload_data: { at: new Date() } as Record<string, unknown> })]);
+    const error = await runSync(dated, { feedKey: 'f' }).catch((e) => e);
+    expect(error.problems).toEqual([
+      {
+        index: 1,
+        field: 'payload_data.at',
+        message: 'a Date would arrive as a string; pass date.toISOString()',
+      },
+    ]);
+    const big = defineConnector({
+      key: 'big',
+      name: 'Big',
+      version: '0.0.1',
+      feeds: { f: { key: 'f', name: 'F', sync: async () => ({ events: [], checkpoint: { cursor: 10n } }) } },
+    });
+    await expect(runSync(big, { feedKey: 'f' })).rejects.toThrow(
+      /checkpoint\.cursor: a BigInt cannot be sent as JSON/,
+    );
+  });
+
+  it('keeps each committed checkpoint as it was, though the connector mutates one object', async () => {
+    const pager = defineConnector({
+      key: 'pager',
+      name: 'Pager',
+      version: '0.0.1',
+      feeds: {
+        f: {
+          key: 'f',
+          name: 'F',
+          async sync(ctx) {
+            const cursor = { page: 0 };
+            for (let page = 1; page <= 3; page++) {
+              cursor.page = page;
+              await ctx.updateCheckpoint?.(cursor);
+            }
+            return { events: [], checkpoint: cursor };
+          },
+        },
+      },
+    });
+    const run = await runSync(pager, { feedKey: 'f' });
+    expect(run.checkpointUpdates).toEqual([{ page: 1 }, { page: 2 }, { page: 3 }]);
+  });
+
+  it('checks config against the feed schema without the env_keys values merged into it', async () => {
+    const keyed = defineConnector({
+      key: 'keyed',
+      name: 'Keyed',
+      version: '0.0.1',
+      authSchema: { methods: [{ type: 'env_keys', fields: [{ key: 'api_key', secret: true }] }] },
+      feeds: {
+        f: {
+          key: 'f',
+          name: 'F',
+          configSchema: configSchema(z.strictObject({ region: z.string() })),
+          async sync(ctx) {
+            log.info(`calling with ${ctx.config.api_key}`);
+            return { events: [], checkpoint: null, auth_update: { api_key: 'rotated-key-9' } };
+          },
+        },
+      },
+    });
+    const run = await runSync(keyed, { feedKey: 'f', config: { region: 'eu', api_key: 'first-key-1' } });
+    expect(run.logs.map((l) => l.msg)).toEqual(['calling with [redacted]']);
+    expect(run.auth_update).toEqual({ api_key: 'rotated-key-9' });
+  });
+
+  it('redacts every string of a captured browser session from the log', async () => {
+    const browserish = defineConnector({
+      key: 'browserish',
+      name: 'Browserish',
+      version: '0.0.1',
+      authSchema: { methods: [{ type: 'browser' }] },
+      feeds: {
+        f: {
+          key: 'f',
+          name: 'F',
+          async sync(ctx) {
+            log.info(`session ${JSON.stringify(ctx.sessionState)}`);
+            return { events: [], checkpoint: null };
+          },
+        },
+      },
+    });
+    const sessionState = {
+      cookies: [{ name: 'sid', value: 'sid-secret-1', domain: '.example.com' }],
+      csrf: 'csrf-secret-2',
+    };
+    const run = await runSync(browserish, { feedKey: 'f', sessionState });
+    const line = run.logs[0]?.msg ?? '';
+    expect(line).not.toMatch(/sid-secret-1|csrf-secret-2/);
+    expect(line).toContain('"name":"sid"');
   });
 
   it('rejects a sync that returns no SyncResult', async () => {

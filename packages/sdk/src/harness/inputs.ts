@@ -23,17 +23,33 @@ export function credentialValues(
     if (method.type !== 'env_keys') continue;
     for (const field of method.fields) if (field.secret !== false) values.push(config[field.key]);
   }
-  if (sessionState) values.push(...leaves(sessionState));
+  if (sessionState) values.push(...sessionSecrets(sessionState));
   return values.filter((v): v is string => typeof v === 'string' && v.length >= 4);
 }
 
-/** Cookie values and the like, however the session state nests them. */
-function leaves(value: unknown): unknown[] {
-  if (Array.isArray(value)) return value.flatMap(leaves);
+/**
+ * Every string of a captured browser session is a credential (cookie values, CSRF tokens), except a
+ * cookie's own name, domain and path, which would otherwise blank out ordinary words in the log.
+ */
+const COOKIE_ATTRIBUTES = new Set(['name', 'domain', 'path', 'sameSite', 'url']);
+
+function sessionSecrets(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.flatMap(sessionSecrets);
   if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).flatMap(([k, v]) =>
-      k === 'value' || typeof v === 'object' ? leaves(v) : [],
-    );
+    return Object.entries(value).flatMap(([k, v]) => (COOKIE_ATTRIBUTES.has(k) ? [] : sessionSecrets(v)));
   }
   return [value];
+}
+
+/** Config without the `env_keys` fields merged into it: what the feed's configSchema describes. */
+export function withoutEnvKeys(
+  definition: ConnectorDefinition,
+  config: Record<string, unknown>,
+): Record<string, unknown> {
+  const keys = new Set(
+    (definition.authSchema?.methods ?? []).flatMap((m) =>
+      m.type === 'env_keys' ? m.fields.map((f) => f.key) : [],
+    ),
+  );
+  return Object.fromEntries(Object.entries(config).filter(([key]) => !keys.has(key)));
 }

@@ -1,11 +1,13 @@
 /** `runAction`: one action on your machine, without a server, with its input and result checked. */
 
+import { schemaProblems } from '../definition/json-schema.js';
 import { assertValidDefinition } from '../definition/validate.js';
 import { createConnectorLogger, type LogEntry, type LogSink } from '../logging/index.js';
 import type { Connector } from '../runtime/connector.js';
 import { withRunLogger } from '../runtime/log.js';
+import { actionResultSchema } from '../runtime/schema.js';
 import type { ActionResult, SyncCredentials } from '../runtime/types.js';
-import { actionResultSchema, schemaProblems } from './check.js';
+import { notWireSafe } from './check.js';
 import { credentialValues, HarnessError } from './inputs.js';
 
 export interface RunActionOptions {
@@ -63,6 +65,8 @@ export async function runAction(connector: Connector, options: RunActionOptions)
       .join('; ');
     throw new HarnessError(`action "${action.key}" returned no valid ActionResult: ${detail}`);
   }
+  const wire = notWireSafe(parsed.data.output, 'output');
+  if (wire) throw new HarnessError(`action "${action.key}" returned ${wire}`);
   const outputProblems =
     parsed.data.success && action.outputSchema && parsed.data.output
       ? schemaProblems(action.outputSchema, parsed.data.output)

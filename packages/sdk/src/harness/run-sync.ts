@@ -3,14 +3,16 @@
  * checks it: every envelope, from the returned array and from `ctx.emitEvents` alike.
  */
 
+import { schemaProblems } from '../definition/json-schema.js';
 import { assertValidDefinition } from '../definition/validate.js';
 import type { EventEnvelope } from '../events/envelope.js';
 import { createConnectorLogger, type LogEntry, type LogSink } from '../logging/index.js';
 import type { Connector } from '../runtime/connector.js';
 import { withRunLogger } from '../runtime/log.js';
+import { checkpointSchema } from '../runtime/schema.js';
 import type { Checkpoint, SyncContext, SyncCredentials, SyncResult } from '../runtime/types.js';
-import { checkEnvelopes, checkpointSchema, schemaProblems, syncResultShape } from './check.js';
-import { credentialValues, HarnessError } from './inputs.js';
+import { checkEnvelopes, notWireSafe, syncResultShape } from './check.js';
+import { credentialValues, HarnessError, withoutEnvKeys } from './inputs.js';
 
 export interface RunSyncOptions {
   feedKey: string;
@@ -57,16 +59,17 @@ export async function runSync(connector: Connector, options: RunSyncOptions): Pr
   }
   const config = options.config ?? {};
   if (feed.configSchema) {
-    const problems = schemaProblems(feed.configSchema, config);
+    // env_keys values arrive merged into config; the feed's schema describes the rest.
+    const problems = schemaProblems(feed.configSchema, withoutEnvKeys(definition, config));
     if (problems.length > 0) {
       throw new HarnessError(
         `config does not match feed "${feed.key}"'s configSchema:\n  ${problems.join('\n  ')}`,
       );
     }
   }
-  const checkpoint = options.checkpoint ?? null;
-  if (!checkpointSchema.safeParse(checkpoint).success)
-    throw new HarnessError('checkpoint must be an object or null');
+  // Copies, as the server's would be: a connector mutating one object must not rewrite history.
+  checkCheckpoint(options.checkpoint ?? null, 'checkpoint');
+  const checkpoint = options.checkpoint ? structuredClone(options.checkpoint) : null;
 
   const logger = createConnectorLogger({
     connectorKey: definition.key,
@@ -91,10 +94,8 @@ export async function runSync(connector: Connector, options: RunSyncOptions): Pr
   if (options.streaming !== false) {
     ctx.emitEvents = accept;
     ctx.updateCheckpoint = async (next) => {
-      if (!checkpointSchema.safeParse(next).success) {
-        throw new HarnessError('updateCheckpoint takes an object or null');
-      }
-      checkpointUpdates.push(next);
+      checkCheckpoint(next, 'updateCheckpoint');
+      checkpointUpdates.push(next === null ? null : structuredClone(next));
     };
   }
 
@@ -107,17 +108,35 @@ export async function runSync(connector: Connector, options: RunSyncOptions): Pr
       .join('; ');
     throw new HarnessError(`sync of feed "${feed.key}" returned no valid SyncResult: ${detail}`);
   }
+  const { auth_update = null, metadata = {} } = shape.data;
+  // Rotated credentials are secrets from here on, in this run's log as in the server's.
+  if (auth_update) logger.addSecrets(Object.values(auth_update));
+  checkCheckpoint(shape.data.checkpoint, 'the returned checkpoint');
+  for (const [name, value] of [
+    ['auth_update', auth_update],
+    ['metadata', metadata],
+  ] as const) {
+    const problem = notWireSafe(value, name);
+    if (problem) throw new HarnessError(`sync of feed "${feed.key}" returned ${problem}`);
+  }
   await accept(shape.data.events);
   return {
     events,
-    checkpoint: shape.data.checkpoint,
+    checkpoint: shape.data.checkpoint === null ? null : structuredClone(shape.data.checkpoint),
     checkpointUpdates,
-    auth_update: shape.data.auth_update ?? null,
-    metadata: shape.data.metadata ?? {},
+    auth_update,
+    metadata,
     duplicateOriginIds: duplicates(events.map((e) => e.origin_id)),
     logs: logger.entries(),
     durationMs: performance.now() - started,
   };
+}
+
+function checkCheckpoint(checkpoint: unknown, what: string): void {
+  if (!checkpointSchema.safeParse(checkpoint).success)
+    throw new HarnessError(`${what} must be an object or null`);
+  const problem = notWireSafe(checkpoint, 'checkpoint');
+  if (problem) throw new HarnessError(`${what}: ${problem}`);
 }
 
 function duplicates(ids: string[]): string[] {

@@ -46,6 +46,8 @@ export interface ConnectorLogger {
   entries(): LogEntry[];
   /** How many older entries were let go to stay within `maxEntries`. */
   dropped(): number;
+  /** Hides more values from now on, e.g. credentials that rotated during the run. */
+  addSecrets(secrets: readonly unknown[]): void;
 }
 
 /**
@@ -88,6 +90,7 @@ export function createConnectorLogger(options: ConnectorLoggerOptions): Connecto
       child: (fields) => make({ ...bound, ...fields }),
       entries: () => [...kept],
       dropped: () => dropped,
+      addSecrets: (secrets) => redact.addSecrets(secrets),
     };
   };
 

@@ -26,6 +26,33 @@ describe('createRedactor', () => {
     });
   });
 
+  it('redacts keys that end like a credential, and credentials written into text, but not counts', () => {
+    const redact = createRedactor();
+    expect(
+      redact({
+        apiToken: 'a1',
+        'x-auth-token': 'a2',
+        privateToken: 'a3',
+        webhook_secret: 'a4',
+        tokenCount: 12,
+        note: 'sent Authorization: Bearer abc.def to /x; then GET https://h/p?access_token=zzz&page=2',
+      }),
+    ).toEqual({
+      apiToken: '[redacted]',
+      'x-auth-token': '[redacted]',
+      privateToken: '[redacted]',
+      webhook_secret: '[redacted]',
+      tokenCount: 12,
+      note: 'sent Authorization: [redacted] to /x; then GET https://h/p?access_token=[redacted]&page=2',
+    });
+  });
+
+  it('hides secrets added after it was made, such as a rotated token', () => {
+    const redact = createRedactor(['old-token-1']);
+    redact.addSecrets(['new-token-2', 42, '']);
+    expect(redact('old-token-1 then new-token-2')).toBe('[redacted] then [redacted]');
+  });
+
   it('replaces the longer of two overlapping secrets whole', () => {
     const redact = createRedactor(['abc', 'abcdef']);
 

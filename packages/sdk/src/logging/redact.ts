@@ -25,7 +25,19 @@ function normalizeKey(key: string): string {
   return key.toLowerCase().replace(/[-_]/g, '');
 }
 
-export const isSensitiveKey = (key: string): boolean => SENSITIVE_KEYS.has(normalizeKey(key));
+/** `apiToken`, `x-auth-token`, `privateToken`, `webhook_secret`...; not `tokenCount`. */
+const SENSITIVE_ENDINGS = ['token', 'secret', 'password', 'apikey', 'cookie'];
+
+export const isSensitiveKey = (key: string): boolean => {
+  const normal = normalizeKey(key);
+  return SENSITIVE_KEYS.has(normal) || SENSITIVE_ENDINGS.some((end) => normal.endsWith(end));
+};
+
+/** Credentials written into text rather than fields: a header line, a token in a URL's query. */
+const SECRET_IN_TEXT = [
+  /\b((?:proxy-)?authorization\s*[:=]\s*)(?:(?:bearer|basic|token)\s+)?[^\s,;'"]+/gi,
+  /([?&#](?:access_token|refresh_token|id_token|token|api_key|apikey|key|password|secret|client_secret|sig|signature)=)[^&#\s'"]+/gi,
+];
 
 // Log entries are kept in memory for the run record; one logged response body must not fill it.
 const MAX_STRING = 8192;
@@ -37,11 +49,25 @@ const MAX_DEPTH = 10;
  * sensitive key (see `isSensitiveKey`), at any depth, including Headers and header arrays.
  * Errors become `{ name, message, stack, ...own fields, cause }`.
  */
-export function createRedactor(secrets: readonly string[] = []): (value: unknown) => unknown {
-  // Longest first, so that a secret containing another is replaced whole.
-  const ordered = [...new Set(secrets)].filter((s) => s !== '').sort((a, b) => b.length - a.length);
+export interface Redactor {
+  (value: unknown): unknown;
+  /** More values to hide from now on: a token that rotated during the run, say. */
+  addSecrets(secrets: readonly unknown[]): void;
+}
+
+export function createRedactor(secrets: readonly string[] = []): Redactor {
+  let ordered: string[] = [];
+  const addSecrets = (more: readonly unknown[]) => {
+    const strings = more.filter((s): s is string => typeof s === 'string' && s !== '');
+    // Longest first, so that a secret containing another is replaced whole.
+    ordered = [...new Set([...ordered, ...strings])].sort((a, b) => b.length - a.length);
+  };
+  addSecrets(secrets);
   const redactText = (text: string) =>
-    ordered.reduce((out, secret) => out.replaceAll(secret, REDACTED), text);
+    SECRET_IN_TEXT.reduce(
+      (out, pattern) => out.replace(pattern, `$1${REDACTED}`),
+      ordered.reduce((out, secret) => out.replaceAll(secret, REDACTED), text),
+    );
   const cut = (text: string) =>
     text.length > MAX_STRING
       ? `${text.slice(0, MAX_STRING)}… [${text.length - MAX_STRING} more characters]`
@@ -121,5 +147,5 @@ export function createRedactor(secrets: readonly string[] = []): (value: unknown
     return out;
   };
 
-  return (value) => walk(value, 0, []);
+  return Object.assign((value: unknown) => walk(value, 0, []), { addSecrets });
 }

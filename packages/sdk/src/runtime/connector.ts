@@ -32,18 +32,21 @@ Object.defineProperty(Connector.prototype.authenticate, DEFAULT_AUTHENTICATE, { 
 
 /** Whether `authenticate` is the connector's own rather than the default that throws. */
 export function implementsAuthenticate(connector: Connector): boolean {
-  return !(DEFAULT_AUTHENTICATE in connector.authenticate);
+  // A plain object `{ definition, sync, execute }` is a connector too; without one it has none.
+  return typeof connector.authenticate === 'function' && !(DEFAULT_AUTHENTICATE in connector.authenticate);
 }
 
-/** Duck-typed for the same reason: `instanceof` fails across two copies of the SDK. */
+/**
+ * Duck-typed for the same reason (`instanceof` fails across two copies of the SDK), and so that a
+ * plain object with `definition`, `sync` and `execute` is one: `authenticate` is optional.
+ */
 export function isConnector(value: unknown): value is Connector {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Partial<Connector>;
   return (
     typeof candidate.definition === 'object' &&
     typeof candidate.sync === 'function' &&
-    typeof candidate.execute === 'function' &&
-    typeof candidate.authenticate === 'function'
+    typeof candidate.execute === 'function'
   );
 }
 

@@ -1,0 +1,52 @@
+/**
+ * JSON Schema 2020-12 through Ajv: whether a definition's schema is itself valid, and whether a
+ * config, input or output conforms to it, in messages that name the field.
+ */
+
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { JsonSchema } from './types.js';
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+// `format` (uri, email, date-time) is what zod's builders emit for z.url(), z.email(), z.iso.datetime().
+addFormats.default(ajv);
+const compiled = new WeakMap<JsonSchema, ReturnType<typeof ajv.compile>>();
+
+/** Problems of `value` against a JSON Schema, as `path: message` lines; empty when it conforms. */
+export function schemaProblems(schema: JsonSchema, value: unknown): string[] {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(describeAjvError);
+}
+
+function describeAjvError(error: ErrorObject): string {
+  const where = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : '';
+  if (error.keyword === 'required') {
+    const field = (error.params as { missingProperty: string }).missingProperty;
+    return `${where ? `${where}.` : ''}${field}: is required`;
+  }
+  if (error.keyword === 'additionalProperties') {
+    const field = (error.params as { additionalProperty: string }).additionalProperty;
+    return `${where ? `${where}.` : ''}${field}: is not allowed`;
+  }
+  return `${where || '(value)'}: ${error.message ?? 'is invalid'}`;
+}
+
+/**
+ * What is wrong with a schema itself (a misspelt type, `required` not a list), as `path: message`.
+ * Only the first of the metaschema's complaints: the ones after it are the other branches of the
+ * same `anyOf`, which say the same thing less clearly.
+ */
+export function invalidSchemaProblems(schema: JsonSchema): string[] {
+  if (ajv.validateSchema(schema)) return [];
+  const [first] = ajv.errors ?? [];
+  if (!first) return ['(schema): is invalid'];
+  const where = first.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : '(schema)';
+  const allowed = (first.params as { allowedValues?: unknown[] }).allowedValues;
+  const message = allowed ? `must be one of ${allowed.join(', ')}` : (first.message ?? 'is invalid');
+  return [`${where}: ${message}`];
+}
