@@ -1,6 +1,12 @@
 /** What the harness needs from a run's inputs besides the inputs themselves. */
 
-import type { ConnectorDefinition } from '../definition/types.js';
+import { schemaProblems } from '../definition/json-schema.js';
+import type {
+  ActionDefinition,
+  ConnectorDefinition,
+  FeedDefinition,
+  JsonSchema,
+} from '../definition/types.js';
 import type { SyncCredentials } from '../runtime/types.js';
 
 /** The harness was used wrongly (an unknown feed, config against the schema...): nothing ran. */
@@ -52,4 +58,27 @@ export function withoutEnvKeys(
     ),
   );
   return Object.fromEntries(Object.entries(config).filter(([key]) => !keys.has(key)));
+}
+
+/** The feed or action under `key`, or a HarnessError that lists the ones there are. */
+export function findByKey(definition: ConnectorDefinition, kind: 'feed', key: string): FeedDefinition;
+export function findByKey(definition: ConnectorDefinition, kind: 'action', key: string): ActionDefinition;
+export function findByKey(
+  definition: ConnectorDefinition,
+  kind: 'feed' | 'action',
+  key: string,
+): FeedDefinition | ActionDefinition {
+  const map: Record<string, FeedDefinition | ActionDefinition> =
+    (kind === 'feed' ? definition.feeds : definition.actions) ?? {};
+  const found = map[key];
+  if (found) return found;
+  const known = Object.keys(map).join(', ') || 'none';
+  throw new HarnessError(`connector "${definition.key}" has no ${kind} "${key}"; its ${kind}s: ${known}`);
+}
+
+/** Nothing when there is no schema or `value` conforms; otherwise a HarnessError listing why. */
+export function checkAgainst(schema: JsonSchema | undefined, value: unknown, what: string): void {
+  if (!schema) return;
+  const problems = schemaProblems(schema, value);
+  if (problems.length > 0) throw new HarnessError(`${what}:\n  ${problems.join('\n  ')}`);
 }

@@ -8,7 +8,7 @@ import { withRunLogger } from '../runtime/log.js';
 import { actionResultSchema } from '../runtime/schema.js';
 import type { ActionResult, SyncCredentials } from '../runtime/types.js';
 import { notWireSafe } from './check.js';
-import { credentialValues, HarnessError } from './inputs.js';
+import { checkAgainst, credentialValues, findByKey, HarnessError } from './inputs.js';
 
 export interface RunActionOptions {
   actionKey: string;
@@ -32,22 +32,9 @@ export interface ActionRun {
 export async function runAction(connector: Connector, options: RunActionOptions): Promise<ActionRun> {
   assertValidDefinition(connector);
   const { definition } = connector;
-  const action = definition.actions?.[options.actionKey];
-  if (!action) {
-    const known = Object.keys(definition.actions ?? {});
-    throw new HarnessError(
-      `connector "${definition.key}" has no action "${options.actionKey}"; its actions: ${known.join(', ') || 'none'}`,
-    );
-  }
+  const action = findByKey(definition, 'action', options.actionKey);
   const input = options.input ?? {};
-  if (action.inputSchema) {
-    const problems = schemaProblems(action.inputSchema, input);
-    if (problems.length > 0) {
-      throw new HarnessError(
-        `input does not match action "${action.key}"'s inputSchema:\n  ${problems.join('\n  ')}`,
-      );
-    }
-  }
+  checkAgainst(action.inputSchema, input, `input does not match action "${action.key}"'s inputSchema`);
   const config = options.config ?? {};
   const logger = createConnectorLogger({
     connectorKey: definition.key,

@@ -3,7 +3,6 @@
  * checks it: every envelope, from the returned array and from `ctx.emitEvents` alike.
  */
 
-import { schemaProblems } from '../definition/json-schema.js';
 import { assertValidDefinition } from '../definition/validate.js';
 import type { EventEnvelope } from '../events/envelope.js';
 import { createConnectorLogger, type LogEntry, type LogSink } from '../logging/index.js';
@@ -12,7 +11,7 @@ import { withRunLogger } from '../runtime/log.js';
 import { checkpointSchema } from '../runtime/schema.js';
 import type { Checkpoint, SyncContext, SyncCredentials, SyncResult } from '../runtime/types.js';
 import { checkEnvelopes, notWireSafe, syncResultShape } from './check.js';
-import { credentialValues, HarnessError, withoutEnvKeys } from './inputs.js';
+import { checkAgainst, credentialValues, findByKey, HarnessError, withoutEnvKeys } from './inputs.js';
 
 export interface RunSyncOptions {
   feedKey: string;
@@ -50,23 +49,14 @@ export interface SyncRun {
 export async function runSync(connector: Connector, options: RunSyncOptions): Promise<SyncRun> {
   assertValidDefinition(connector);
   const { definition } = connector;
-  const feed = definition.feeds?.[options.feedKey];
-  if (!feed) {
-    const known = Object.keys(definition.feeds ?? {});
-    throw new HarnessError(
-      `connector "${definition.key}" has no feed "${options.feedKey}"; its feeds: ${known.join(', ') || 'none'}`,
-    );
-  }
+  const feed = findByKey(definition, 'feed', options.feedKey);
   const config = options.config ?? {};
-  if (feed.configSchema) {
-    // env_keys values arrive merged into config; the feed's schema describes the rest.
-    const problems = schemaProblems(feed.configSchema, withoutEnvKeys(definition, config));
-    if (problems.length > 0) {
-      throw new HarnessError(
-        `config does not match feed "${feed.key}"'s configSchema:\n  ${problems.join('\n  ')}`,
-      );
-    }
-  }
+  // env_keys values arrive merged into config; the feed's schema describes the rest.
+  checkAgainst(
+    feed.configSchema,
+    withoutEnvKeys(definition, config),
+    `config does not match feed "${feed.key}"'s configSchema`,
+  );
   // Copies, as the server's would be: a connector mutating one object must not rewrite history.
   checkCheckpoint(options.checkpoint ?? null, 'checkpoint');
   const checkpoint = options.checkpoint ? structuredClone(options.checkpoint) : null;
