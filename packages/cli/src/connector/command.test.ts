@@ -126,6 +126,29 @@ describe('svc connector sync', () => {
   });
 });
 
+describe('svc connector sync: a connector that fails midway', () => {
+  it('keeps what was emitted, and says where to resume', async () => {
+    const { code, stdout, stderr } = await runHere([
+      'sync',
+      CONNECTOR,
+      '--feed',
+      'items',
+      '--config',
+      '{"count":3,"explode":true}',
+    ]);
+    expect(code).toBe(1);
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).origin_id),
+    ).toEqual(['item-1']);
+    expect(stderr).toContain('before failing, the sync emitted 1 event(s) and committed 1 checkpoint(s)');
+    expect(stderr).toContain(`resume with: --checkpoint '{"next":2}'`);
+    expect(stderr).toContain('sync of feed "items" failed: the upstream went away');
+  });
+});
+
 describe('svc connector: loading and edge cases', () => {
   const here = (name: string) => fileURLToPath(new URL(`./test/${name}`, import.meta.url));
 

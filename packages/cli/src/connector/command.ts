@@ -12,6 +12,7 @@ import {
   runAction,
   runSync,
   type SyncCredentials,
+  SyncFailedError,
   type SyncRun,
 } from '@svc/connector-sdk';
 import { loadConnector } from './load.js';
@@ -47,16 +48,22 @@ export async function connectorSync(file: string, flags: SyncFlags, io: Connecto
     flags.checkpoint?.trim() === 'null' ? null : (parseObject('--checkpoint', flags.checkpoint) ?? null);
   const connector = await loadConnector(file);
   const credentials = oauthCredentials(connector.definition, flags.tokenEnv, io.env);
-  const run: SyncRun = await runSync(connector, {
-    feedKey: flags.feed,
-    config,
-    checkpoint,
-    credentials,
-    onEvents: (events) => {
-      for (const event of events) io.out(JSON.stringify(event));
-    },
-    logSink: (entry) => io.err(logLine(entry)),
-  });
+  let run: SyncRun;
+  try {
+    run = await runSync(connector, {
+      feedKey: flags.feed,
+      config,
+      checkpoint,
+      credentials,
+      onEvents: (events) => {
+        for (const event of events) io.out(JSON.stringify(event));
+      },
+      logSink: (entry) => io.err(logLine(entry)),
+    });
+  } catch (error) {
+    if (error instanceof SyncFailedError) reportPartialSync(error, io);
+    throw error;
+  }
   const duplicates = run.duplicateOriginIds.length;
   io.err(
     `synced feed "${flags.feed}" of ${connector.definition.key}: ${run.events.length} event${run.events.length === 1 ? '' : 's'}` +
@@ -99,6 +106,15 @@ export async function connectorAction(file: string, flags: ActionFlags, io: Conn
     `action "${flags.action}" of ${connector.definition.key} ${verdict} in ${Math.round(run.durationMs)} ms`,
   );
   return run.result.success && run.outputProblems.length === 0 ? 0 : 1;
+}
+
+/** Events already printed stand, as they would on a server; the last checkpoint is where to resume. */
+function reportPartialSync(error: SyncFailedError, io: ConnectorIo): void {
+  io.err(
+    `before failing, the sync emitted ${error.events.length} event(s) and committed ${error.checkpointUpdates.length} checkpoint(s)`,
+  );
+  const last = error.lastCheckpoint;
+  if (last) io.err(`resume with: --checkpoint ${shellQuote(JSON.stringify(last))}`);
 }
 
 /** Single quotes, with any single quote inside closed, escaped and reopened: safe to paste into sh. */

@@ -6,7 +6,7 @@ import { Connector, defineConnector } from '../runtime/connector.js';
 import { log } from '../runtime/log.js';
 import type { ActionResult, SyncContext, SyncResult } from '../runtime/types.js';
 import { EnvelopeError } from './check.js';
-import { HarnessError } from './inputs.js';
+import { HarnessError, SyncFailedError } from './inputs.js';
 import { runAction } from './run-action.js';
 import { runSync } from './run-sync.js';
 
@@ -256,6 +256,30 @@ describe('runSync', () => {
     const line = run.logs[0]?.msg ?? '';
     expect(line).not.toMatch(/sid-secret-1|csrf-secret-2/);
     expect(line).toContain('"name":"sid"');
+  });
+
+  it('keeps the events and checkpoints committed before a sync throws', async () => {
+    const flaky = defineConnector({
+      key: 'flaky',
+      name: 'Flaky',
+      version: '0.0.1',
+      feeds: {
+        f: {
+          key: 'f',
+          name: 'F',
+          async sync(ctx) {
+            await ctx.emitEvents?.([event(1)]);
+            await ctx.updateCheckpoint?.({ after: 'item-1' });
+            throw new Error('connection reset');
+          },
+        },
+      },
+    });
+    const error = await runSync(flaky, { feedKey: 'f' }).catch((e) => e);
+    expect(error).toBeInstanceOf(SyncFailedError);
+    expect(error.message).toBe('sync of feed "f" failed: connection reset');
+    expect(error.events.map((e: EventEnvelope) => e.origin_id)).toEqual(['item-1']);
+    expect(error.lastCheckpoint).toEqual({ after: 'item-1' });
   });
 
   it('rejects a sync that returns no SyncResult', async () => {

@@ -7,11 +7,37 @@ import type {
   FeedDefinition,
   JsonSchema,
 } from '../definition/types.js';
-import type { SyncCredentials } from '../runtime/types.js';
+import type { EventEnvelope } from '../events/envelope.js';
+import type { LogEntry } from '../logging/index.js';
+import type { Checkpoint, SyncCredentials } from '../runtime/types.js';
 
 /** The harness was used wrongly (an unknown feed, config against the schema...): nothing ran. */
 export class HarnessError extends Error {
   override name = 'HarnessError';
+}
+
+/**
+ * The connector's sync threw. The events it emitted and the checkpoints it committed before that
+ * are kept, as a server keeps them: the last checkpoint is where the next sync resumes.
+ */
+export class SyncFailedError extends Error {
+  override name = 'SyncFailedError';
+  constructor(
+    readonly feedKey: string,
+    cause: unknown,
+    readonly events: EventEnvelope[],
+    readonly checkpointUpdates: (Checkpoint | null)[],
+    readonly logs: LogEntry[],
+  ) {
+    super(`sync of feed "${feedKey}" failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+  }
+
+  /** The last checkpoint committed before the failure; undefined when none was. */
+  get lastCheckpoint(): Checkpoint | null | undefined {
+    return this.checkpointUpdates.at(-1);
+  }
 }
 
 /**

@@ -10,8 +10,15 @@ import type { Connector } from '../runtime/connector.js';
 import { withRunLogger } from '../runtime/log.js';
 import { checkpointSchema } from '../runtime/schema.js';
 import type { Checkpoint, SyncContext, SyncCredentials, SyncResult } from '../runtime/types.js';
-import { checkEnvelopes, notWireSafe, syncResultShape } from './check.js';
-import { checkAgainst, credentialValues, findByKey, HarnessError, withoutEnvKeys } from './inputs.js';
+import { checkEnvelopes, EnvelopeError, notWireSafe, syncResultShape } from './check.js';
+import {
+  checkAgainst,
+  credentialValues,
+  findByKey,
+  HarnessError,
+  SyncFailedError,
+  withoutEnvKeys,
+} from './inputs.js';
 
 export interface RunSyncOptions {
   feedKey: string;
@@ -90,7 +97,15 @@ export async function runSync(connector: Connector, options: RunSyncOptions): Pr
   }
 
   const started = performance.now();
-  const result: unknown = await withRunLogger(logger, () => connector.sync(ctx));
+  let result: unknown;
+  try {
+    result = await withRunLogger(logger, () => connector.sync(ctx));
+  } catch (error) {
+    // The harness's own verdicts (a bad envelope, a bad checkpoint) are already precise.
+    if (error instanceof EnvelopeError || error instanceof HarnessError) throw error;
+    // What was emitted and committed before the failure stands, as on a server: say where to resume.
+    throw new SyncFailedError(feed.key, error, events, checkpointUpdates, logger.entries());
+  }
   const shape = syncResultShape.safeParse(result);
   if (!shape.success) {
     const detail = shape.error.issues

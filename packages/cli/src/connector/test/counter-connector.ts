@@ -11,7 +11,11 @@ export default defineConnector({
     items: {
       key: 'items',
       name: 'Items',
-      configSchema: configSchema({ count: z.number().int().min(0), broken: z.boolean().optional() }),
+      configSchema: configSchema({
+        count: z.number().int().min(0),
+        broken: z.boolean().optional(),
+        explode: z.boolean().optional(),
+      }),
       async sync(ctx) {
         const from = Number(ctx.checkpoint?.next ?? 1);
         const count = Number(ctx.config.count);
@@ -24,6 +28,10 @@ export default defineConnector({
         if (ctx.config.broken)
           events.push({ origin_id: 'bad', payload_text: 'no date' } as (typeof events)[0]);
         await ctx.emitEvents?.(events.slice(0, 1));
+        if (ctx.config.explode) {
+          await ctx.updateCheckpoint?.({ next: from + 1 });
+          throw new Error('the upstream went away');
+        }
         return { events: events.slice(1), checkpoint: { next: from + count } };
       },
     },
