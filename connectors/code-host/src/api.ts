@@ -85,7 +85,9 @@ export async function* paginate<T>(
     yield res.data;
     first = false;
     visited.add(url);
-    next = parseLinkHeader(res.headers.get('link'), api.apiUrl).next;
+    // A relative next link is relative to the page that gave it, not to the API's root.
+    const pageUrl = /^https?:/.test(url) ? url : `${api.apiUrl.replace(/\/$/, '')}/${url.replace(/^\//, '')}`;
+    next = parseLinkHeader(res.headers.get('link'), pageUrl).next;
     // The token goes with every request: a next link to another host must not receive it.
     if (next && new URL(next).origin !== origin) {
       throw new Error(

@@ -40,6 +40,14 @@ const at = (event: EventEnvelope, path: string): unknown =>
   path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], event);
 
 describe('issues feed', () => {
+  it('follows a relative Link against the page that gave it', async () => {
+    await fake.close();
+    fake = await startFakeGitHub({ relativeLinks: true });
+    for (const _ of range(1, 150)) fake.addIssue();
+    const run = await sync('issues');
+    expect(ids(run.events)).toEqual(range(1, 150).map(issueId));
+  });
+
   it('follows Link rel="next" across 3 pages and collects every issue once', async () => {
     for (const _ of range(1, 250)) fake.addIssue();
 

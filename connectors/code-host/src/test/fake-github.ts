@@ -63,7 +63,10 @@ const T0 = Date.parse('2026-01-05T10:00:00Z');
 /** Second-precision ISO, as GitHub writes it. */
 export const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-export async function startFakeGitHub(options: { repo?: string; token?: string } = {}): Promise<FakeGitHub> {
+/** `relativeLinks`: write Link targets as `?page=N` (RFC 8288 allows references relative to the page). */
+export async function startFakeGitHub(
+  options: { repo?: string; token?: string; relativeLinks?: boolean } = {},
+): Promise<FakeGitHub> {
   const repo = options.repo ?? 'octo/hello-world';
   const token = options.token ?? 'gho_fake_token_5d1c';
   const failures: Reply[] = [];
@@ -141,7 +144,7 @@ export async function startFakeGitHub(options: { repo?: string; token?: string }
     const link = (p: number, rel: string) => {
       const target = new URL(url);
       target.searchParams.set('page', String(p));
-      return `<${target.href}>; rel="${rel}"`;
+      return `<${options.relativeLinks ? target.search : target.href}>; rel="${rel}"`;
     };
     const links = [
       ...(page < last ? [link(page + 1, 'next'), link(last, 'last')] : []),

@@ -145,7 +145,7 @@ describe('svc connector sync: a connector that fails midway', () => {
     ).toEqual(['item-1']);
     expect(stderr).toContain('before failing, the sync emitted 1 event(s) and committed 1 checkpoint(s)');
     expect(stderr).toContain(`resume with: --checkpoint '{"next":2}'`);
-    expect(stderr).toContain('sync of feed "items" failed: the upstream went away');
+    expect(stderr).toContain('svc connector sync: the upstream went away');
   });
 });
 

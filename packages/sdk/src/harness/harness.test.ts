@@ -277,7 +277,8 @@ describe('runSync', () => {
     });
     const error = await runSync(flaky, { feedKey: 'f' }).catch((e) => e);
     expect(error).toBeInstanceOf(SyncFailedError);
-    expect(error.message).toBe('sync of feed "f" failed: connection reset');
+    expect(error.message).toBe('connection reset');
+    expect(error.cause).toBeInstanceOf(Error);
     expect(error.events.map((e: EventEnvelope) => e.origin_id)).toEqual(['item-1']);
     expect(error.lastCheckpoint).toEqual({ after: 'item-1' });
   });

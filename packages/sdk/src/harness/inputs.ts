@@ -29,9 +29,8 @@ export class SyncFailedError extends Error {
     readonly checkpointUpdates: (Checkpoint | null)[],
     readonly logs: LogEntry[],
   ) {
-    super(`sync of feed "${feedKey}" failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
-      cause,
-    });
+    // The connector's own words, unchanged: they are what its author and its tests look for.
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
   }
 
   /** The last checkpoint committed before the failure; undefined when none was. */
