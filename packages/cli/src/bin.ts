@@ -111,6 +111,11 @@ connector
     '--token-env <name>',
     'variable holding the OAuth access token (default SVC_CONNECTOR_ACCESS_TOKEN)',
   )
+  .option(
+    '--env-key <field=VARIABLE>',
+    'an env_keys value from the environment, merged into the config (repeatable)',
+    (pair: string, pairs: string[] = []) => [...pairs, pair],
+  )
   .action(
     action('connector sync', async (file: string, options) => {
       const { connectorSync } = await import('./connector/command.js');
@@ -128,6 +133,11 @@ connector
   .option(
     '--token-env <name>',
     'variable holding the OAuth access token (default SVC_CONNECTOR_ACCESS_TOKEN)',
+  )
+  .option(
+    '--env-key <field=VARIABLE>',
+    'an env_keys value from the environment, merged into the config (repeatable)',
+    (pair: string, pairs: string[] = []) => [...pairs, pair],
   )
   .option('--approve', 'run an action that requires approval')
   .action(

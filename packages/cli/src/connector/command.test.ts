@@ -23,13 +23,14 @@ async function run(args: string[], env: Record<string, string> = { SVC_CONNECTOR
  */
 async function runHere(args: string[], env: Record<string, string> = { SVC_CONNECTOR_ACCESS_TOKEN: TOKEN }) {
   const [command, file = '', ...rest] = args;
-  const flags: Record<string, string | boolean> = {};
+  const flags: Record<string, string | string[] | boolean> = {};
   for (let i = 0; i < rest.length; i++) {
     const name = (rest[i] ?? '').replace(/^--/, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
     const value = rest[i + 1];
     if (value === undefined || value.startsWith('--')) flags[name] = true;
     else {
-      flags[name] = value;
+      // Repeatable, as bin.ts declares it.
+      flags[name] = name === 'envKey' ? [...((flags[name] as string[] | undefined) ?? []), value] : value;
       i++;
     }
   }
@@ -167,6 +168,31 @@ describe('svc connector: loading and edge cases', () => {
     const { code, stderr } = await runHere(['sync', here('class-and-instance.ts'), '--feed', 'f']);
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`next: --checkpoint '{"label":"ready","quote":"it'\\''s"}' to sync from here`);
+  });
+
+  it('reads env_keys values from the environment with --env-key, and keeps them out of the log', async () => {
+    const key = 'shop-key-canary-77';
+    const ok = await run(
+      ['sync', here('keyed-connector.ts'), '--feed', 'f', '--env-key', 'api_key=MY_SHOP_KEY'],
+      {
+        MY_SHOP_KEY: key,
+      },
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).payload_text).toBe(`key of ${key.length} characters`);
+    expect(ok.stderr).toContain('calling the shop with [redacted]');
+    expect(ok.stdout + ok.stderr).not.toContain(key);
+
+    const unset = await runHere(
+      ['sync', here('keyed-connector.ts'), '--feed', 'f', '--env-key', 'api_key=NOPE'],
+      {},
+    );
+    expect(unset.stderr).toMatch(/--env-key api_key=NOPE: NOPE is not set or is empty/);
+    const malformed = await runHere(
+      ['sync', here('keyed-connector.ts'), '--feed', 'f', '--env-key', 'api_key'],
+      {},
+    );
+    expect(malformed.stderr).toMatch(/write it as field=VARIABLE/);
   });
 
   it('exits 1 from the real process on bad flags, saying what was wrong', async () => {

@@ -28,6 +28,8 @@ export interface SyncFlags {
   config?: string;
   checkpoint?: string;
   tokenEnv?: string;
+  /** `field=VARIABLE` pairs: an env_keys value read from the environment, never from argv. */
+  envKey?: string[];
 }
 
 export interface ActionFlags {
@@ -35,6 +37,7 @@ export interface ActionFlags {
   input?: string;
   config?: string;
   tokenEnv?: string;
+  envKey?: string[];
   approve?: boolean;
 }
 
@@ -42,7 +45,7 @@ export interface ActionFlags {
 export const DEFAULT_TOKEN_ENV = 'SVC_CONNECTOR_ACCESS_TOKEN';
 
 export async function connectorSync(file: string, flags: SyncFlags, io: ConnectorIo): Promise<number> {
-  const config = parseObject('--config', flags.config) ?? {};
+  const config = withEnvKeys(parseObject('--config', flags.config) ?? {}, flags.envKey, io.env);
   // `null` is a checkpoint too: what a sync returns when it has nothing to resume from.
   const checkpoint =
     flags.checkpoint?.trim() === 'null' ? null : (parseObject('--checkpoint', flags.checkpoint) ?? null);
@@ -81,7 +84,7 @@ export async function connectorSync(file: string, flags: SyncFlags, io: Connecto
 
 export async function connectorAction(file: string, flags: ActionFlags, io: ConnectorIo): Promise<number> {
   const input = parseObject('--input', flags.input) ?? {};
-  const config = parseObject('--config', flags.config) ?? {};
+  const config = withEnvKeys(parseObject('--config', flags.config) ?? {}, flags.envKey, io.env);
   const connector = await loadConnector(file);
   const action = connector.definition.actions?.[flags.action];
   // An action that needs approval on a server is a real change somewhere: locally too, ask for it.
@@ -115,6 +118,27 @@ function reportPartialSync(error: SyncFailedError, io: ConnectorIo): void {
   );
   const last = error.lastCheckpoint;
   if (last) io.err(`resume with: --checkpoint ${shellQuote(JSON.stringify(last))}`);
+}
+
+/**
+ * Merges `--env-key api_key=SHOP_API_KEY` values into config, as the server merges a connection's
+ * env_keys values: a secret typed into `--config` would stay in `ps` and the shell's history.
+ */
+function withEnvKeys(
+  config: Record<string, unknown>,
+  pairs: string[] | undefined,
+  env: NodeJS.ProcessEnv,
+): Record<string, unknown> {
+  const merged = { ...config };
+  for (const pair of pairs ?? []) {
+    const match = /^([^=\s]+)=([A-Za-z_][A-Za-z0-9_]*)$/.exec(pair);
+    if (!match) throw new Error(`--env-key "${pair}": write it as field=VARIABLE, e.g. api_key=SHOP_API_KEY`);
+    const [, field = '', variable = ''] = match;
+    const value = env[variable];
+    if (!value) throw new Error(`--env-key ${pair}: ${variable} is not set or is empty`);
+    merged[field] = value;
+  }
+  return merged;
 }
 
 /** Single quotes, with any single quote inside closed, escaped and reopened: safe to paste into sh. */
