@@ -238,8 +238,12 @@ describe('review: the link guard', () => {
       confirm: async () => false,
     };
     const before = proxy.requests.length;
-    await expect(applyCommand({ dir, dryRun: true, url: proxy.url }, io)).rejects.toThrow(/linked to/);
-    // Today the guard compares context names only: the saved token goes to the other URL.
+    await expect(applyCommand({ dir, dryRun: true, url: proxy.url }, io)).rejects.toThrow(
+      /the saved context "[^"]+" is for http:\/\/127\.0\.0\.1:\d+, not http:\/\/127\.0\.0\.1:\d+; its token is only sent there/,
+    );
+    // The saved token never went to the other URL.
     expect(proxy.requests.length).toBe(before);
+    // The same server spelt with a trailing slash is the same server.
+    await expect(applyCommand({ dir, dryRun: true, url: `${server.url}/` }, io)).resolves.toBe(0);
   });
 });

@@ -19,9 +19,15 @@ export interface ApiClient {
   readonly requests: number;
 }
 
+/** How long one request may take before the CLI says the server does not answer. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+/** The form of a server URL that two spellings of one server share: no trailing slash. */
+export const normalizeUrl = (url: string) => url.trim().replace(/\/+$/, '');
+
 /** A small JSON client over fetch. The token goes in the Authorization header and nowhere else. */
-export function createClient(url: string, token: string): ApiClient {
-  const base = url.replace(/\/+$/, '');
+export function createClient(url: string, token: string, timeoutMs = REQUEST_TIMEOUT_MS): ApiClient {
+  const base = normalizeUrl(url);
   let requests = 0;
   return {
     url: base,
@@ -40,14 +46,10 @@ export function createClient(url: string, token: string): ApiClient {
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           },
           body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (error) {
-        const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-        throw new ApiError(
-          0,
-          null,
-          `cannot reach ${base} (${cause}); is the server running, and is the URL right?`,
-        );
+        throw new ApiError(0, null, unreachable(base, method, path, error, timeoutMs));
       }
       const text = await response.text();
       const parsed = text ? safeJson(text) : null;
@@ -59,6 +61,18 @@ export function createClient(url: string, token: string): ApiClient {
       return parsed as T;
     },
   };
+}
+
+function unreachable(base: string, method: string, path: string, error: unknown, timeoutMs: number): string {
+  if ((error as Error).name === 'TimeoutError') {
+    return `${method} ${base}${path} got no answer within ${timeoutMs / 1000} s; is the server overloaded or stuck?`;
+  }
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  // fetch refuses the ports browsers block (6000, 6667...) before sending anything.
+  if (cause?.message === 'bad port') {
+    return `cannot use ${base}: fetch refuses that port as unsafe; run the server on another port (e.g. 8787)`;
+  }
+  return `cannot reach ${base} (${cause?.code ?? (error as Error).message}); is the server running, and is the URL right?`;
 }
 
 function safeJson(text: string): unknown {

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Scope } from '@svc/core';
-import { createClient } from './client.js';
+import { createClient, normalizeUrl } from './client.js';
 import { credentialsPath, readCredentials, writeCredentials } from './credentials.js';
 import { resolveSession } from './resolve.js';
 
@@ -112,7 +112,13 @@ export async function readLink(dir: string): Promise<ProjectLink | null> {
 /** `svc link`: ties the project to a (context, org) so that `svc apply` elsewhere is refused. */
 export async function link(dir: string, flags: { org?: string; context?: string }, io: Io): Promise<void> {
   const session = await resolveSession(io.env, flags);
-  if (!session.context) throw new Error('link needs a saved context: run "svc login" first');
+  if (!session.context) {
+    throw new Error(
+      io.env.SVC_API_TOKEN
+        ? 'link records a saved context, and SVC_API_TOKEN overrides them: unset it, or run "svc login" first'
+        : 'link needs a saved context: run "svc login" first',
+    );
+  }
   const value: ProjectLink = { context: session.context, org: session.org, url: session.url };
   await mkdir(join(dir, '.svc'), { recursive: true });
   await writeFile(linkPath(dir), `${JSON.stringify(value, null, 2)}\n`);
@@ -127,12 +133,15 @@ export async function checkLink(
 ) {
   const linked = await readLink(dir);
   if (!linked || force) return;
-  if (linked.url && target.url && linked.url !== target.url) {
+  if (linked.url && target.url && normalizeUrl(linked.url) !== normalizeUrl(target.url)) {
     throw new Error(
       `this project is linked to the server ${linked.url}, but the session points at ${target.url}; use --force to apply anyway, or "svc link" to re-link`,
     );
   }
-  if (linked.context !== target.context || linked.org !== target.org) {
+  // With SVC_API_TOKEN (CI) there is no context: the same server and org is the same target.
+  const sameContext =
+    target.context === null ? Boolean(linked.url && target.url) : linked.context === target.context;
+  if (!sameContext || linked.org !== target.org) {
     throw new Error(
       `this project is linked to (context "${linked.context}", org "${linked.org}") but the session is ` +
         `(context "${target.context ?? 'SVC_API_TOKEN'}", org "${target.org}"); use --force to apply anyway, or "svc link" to re-link`,

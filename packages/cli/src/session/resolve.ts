@@ -1,3 +1,4 @@
+import { normalizeUrl } from './client.js';
 import { type Credentials, credentialsPath, readCredentials } from './credentials.js';
 
 export interface Session {
@@ -36,6 +37,13 @@ export async function resolveSession(
   const token = env.SVC_API_TOKEN || stored?.token;
   const url = flags.url || env.SVC_URL || stored?.url;
   if (!token || !url) throw new NotLoggedInError();
+  // A saved token belongs to its server: sending it to another URL would hand it to whoever runs that.
+  if (!env.SVC_API_TOKEN && stored && normalizeUrl(url) !== normalizeUrl(stored.url)) {
+    throw new Error(
+      `the saved context "${name}" is for ${stored.url}, not ${url}; its token is only sent there. ` +
+        `Run "svc login --url ${url}" for that server, or set SVC_API_TOKEN`,
+    );
+  }
   return {
     url,
     token,

@@ -1,4 +1,6 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +10,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../server/test/harness.js';
+import { createClient } from './client.js';
 import { checkLink, contextName, type Io, link, login, logout, whoami } from './commands.js';
 import { credentialsPath, readCredentials } from './credentials.js';
 import { resolveSession } from './resolve.js';
@@ -81,8 +84,13 @@ describe('svc login', () => {
   it('says how to log in without a terminal, and what is wrong with a bad URL or an absent server', async () => {
     await expect(login({}, await io([], false))).rejects.toThrow(/svc login --token <API_TOKEN>/);
     await expect(login({ token, url: 'localhost:8787' }, await io())).rejects.toThrow(/must start with http/);
-    await expect(login({ token, url: 'http://127.0.0.1:1' }, await io())).rejects.toThrow(
-      /cannot reach http:\/\/127.0.0.1:1/,
+    const closed = await closedPort();
+    await expect(login({ token, url: `http://127.0.0.1:${closed}` }, await io())).rejects.toThrow(
+      new RegExp(`cannot reach http://127.0.0.1:${closed} \\(ECONNREFUSED\\)`),
+    );
+    // Port 6000 is one fetch refuses outright; saying "cannot reach" would send people looking for a server.
+    await expect(login({ token, url: 'http://127.0.0.1:6000' }, await io())).rejects.toThrow(
+      /fetch refuses that port as unsafe/,
     );
   });
 
@@ -139,4 +147,45 @@ describe('svc link and the apply guard', () => {
     // An unlinked project has nothing to guard.
     await expect(checkLink(await temp(), { context: null, org: 'x' }, false)).resolves.toBeUndefined();
   });
+
+  it('lets CI (SVC_API_TOKEN, no context) apply to the server and org the project is linked to', async () => {
+    const session = await io();
+    await login({ token, url: server.url }, session);
+    const project = await temp();
+    await link(project, {}, session);
+    const ci = { context: null, org: 'acme', url: `${server.url}/` };
+    await expect(checkLink(project, ci, false)).resolves.toBeUndefined();
+    await expect(checkLink(project, { ...ci, org: 'default' }, false)).rejects.toThrow(/org "acme"/);
+    await expect(checkLink(project, { ...ci, url: 'http://127.0.0.1:9' }, false)).rejects.toThrow(
+      /linked to the server/,
+    );
+    await expect(
+      link(project, {}, { ...session, env: { ...session.env, SVC_API_TOKEN: token } }),
+    ).rejects.toThrow(/SVC_API_TOKEN overrides them/);
+  });
 });
+
+describe('the API client', () => {
+  it('gives up on a server that accepts the connection but never answers, and says so', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      await expect(createClient(url, 'x', 300).request('GET', '/api/whoami')).rejects.toThrow(
+        /GET http:\/\/127\.0\.0\.1:\d+\/api\/whoami got no answer within 0\.3 s/,
+      );
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+});
+
+/** A port nothing listens on: one the OS just gave out and took back. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
