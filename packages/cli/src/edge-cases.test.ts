@@ -247,3 +247,22 @@ describe('review: the link guard', () => {
     await expect(applyCommand({ dir, dryRun: true, url: `${server.url}/` }, io)).resolves.toBe(0);
   });
 });
+
+describe('review: three long Markdown files', () => {
+  it("apply, though their sum passes the server's body limit, and converge; the plan counts the long diff", async () => {
+    const org = await freshOrg();
+    const long = '日本語のテキスト\n'.repeat(25_000); // 225,000 characters, 675,000 bytes of UTF-8
+    const dir = await writeProject({
+      'svc.toml': '[agents.big]\nname = "Big"\n',
+      'agents/big/IDENTITY.md': long,
+      'agents/big/SOUL.md': long,
+      'agents/big/USER.md': long,
+    });
+    const first = await apply(dir, { yes: true, org });
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toMatch(/… 24921 more diff lines \(--json has the whole value\)/);
+    expect(first.out.split('\n').length).toBeLessThan(400);
+    const again = await apply(dir, { dryRun: true, detailedExitcode: true, org });
+    expect(again.code, again.out).toBe(0);
+  });
+});

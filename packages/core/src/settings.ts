@@ -137,6 +137,12 @@ export const modelSelectionSchema = z.discriminatedUnion('mode', [
 
 /** 256 KiB of Markdown is far beyond a useful system prompt, and bounds what one agent can store. */
 export const MARKDOWN_MAX_CHARS = 262_144;
+
+/**
+ * The largest JSON request body the server takes. Three Markdown settings at their limit can pass it
+ * together, so the CLI splits a settings PATCH that would (PATCH merges, so the result is the same).
+ */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 const markdown = z.string().max(MARKDOWN_MAX_CHARS);
 
 export const settingSchemas = {

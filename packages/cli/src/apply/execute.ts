@@ -1,3 +1,4 @@
+import { JSON_BODY_LIMIT_BYTES } from '@svc/core';
 import type { Kind, Plan, PlanRow } from '../plan/types.js';
 import { type ApiClient, ApiError } from '../session/client.js';
 
@@ -60,11 +61,11 @@ export async function executePlan(
       async (row) => {
         const request = row.request as NonNullable<PlanRow['request']>;
         try {
-          const answer = await client.request<{ result?: string }>(
-            request.method,
-            request.path,
-            request.body,
-          );
+          let answer: { result?: string } | undefined;
+          // In order: a row is one result, whichever part of it fails.
+          for (const part of withinBodyLimit(request)) {
+            answer = await client.request<{ result?: string }>(part.method, part.path, part.body);
+          }
           const result = { row, result: answer?.result ?? 'done' };
           outcome.done.push(result);
           options.onResult?.(result);
@@ -79,6 +80,25 @@ export async function executePlan(
     outcome.notAttempted.push(...left);
   }
   return outcome;
+}
+
+type Request = NonNullable<PlanRow['request']>;
+
+/**
+ * A settings PATCH whose body the server would refuse as too large (three long Markdown files
+ * together) goes as one PATCH per setting: PATCH merges keys, so the result is the same.
+ */
+export function withinBodyLimit(request: Request): Request[] {
+  const body = request.body;
+  if (
+    request.method !== 'PATCH' ||
+    typeof body !== 'object' ||
+    body === null ||
+    Buffer.byteLength(JSON.stringify(body)) <= JSON_BODY_LIMIT_BYTES
+  ) {
+    return [request];
+  }
+  return Object.entries(body).map(([key, value]) => ({ ...request, body: { [key]: value } }));
 }
 
 /** The server's own words for a failure: its problem `detail` when it sent one. */

@@ -22,6 +22,8 @@ const MARKERS: Record<Verb, string> = {
 };
 const MARKDOWN = new Set(['IDENTITY.md', 'SOUL.md', 'USER.md']);
 const PREVIEW = 60;
+/** Lines of one Markdown file's diff in the plan, past which the rest is counted, not shown. */
+const MAX_DIFF_LINES = 80;
 
 type Paint = (text: string) => string;
 interface Palette {
@@ -80,7 +82,7 @@ function markdownDiff(change: Change, paint: Palette): string[] {
   const patch = structuredPatch(change.field, change.field, before, after, undefined, undefined, {
     context: 1,
   });
-  return patch.hunks.flatMap((hunk) => [
+  const lines = patch.hunks.flatMap((hunk) => [
     paint.dim(
       `@@ -${hunkStart(hunk.oldStart, hunk.oldLines)},${hunk.oldLines} +${hunkStart(hunk.newStart, hunk.newLines)},${hunk.newLines} @@`,
     ),
@@ -88,6 +90,13 @@ function markdownDiff(change: Change, paint: Palette): string[] {
       line.startsWith('+') ? paint.added(line) : line.startsWith('-') ? paint.removed(line) : line,
     ),
   ]);
+  // A plan is read by a person: a rewritten 25,000-line file would bury every other row.
+  if (lines.length <= MAX_DIFF_LINES) return lines;
+  const rest = lines.length - MAX_DIFF_LINES;
+  return [
+    ...lines.slice(0, MAX_DIFF_LINES),
+    paint.dim(`… ${rest} more diff line${rest === 1 ? '' : 's'} (--json has the whole value)`),
+  ];
 }
 
 function rowLines(row: PlanRow, paint: Palette): string[] {

@@ -1,3 +1,4 @@
+import { JSON_BODY_LIMIT_BYTES } from '@svc/core';
 import Fastify from 'fastify';
 import { agentRoutes } from '../agents/routes.js';
 import { registerAuthentication } from '../auth/authenticate.js';
@@ -26,7 +27,7 @@ export interface RegisteredRoute {
 export async function buildApp(options: AppOptions): Promise<{ app: App; routes: () => RegisteredRoute[] }> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    bodyLimit: options.bodyLimit ?? JSON_BODY_LIMIT_BYTES,
     // Requests are traced by id in the logs; clients may bring their own.
     requestIdHeader: 'x-request-id',
     return503OnClosing: true,
