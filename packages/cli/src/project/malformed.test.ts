@@ -246,12 +246,12 @@ describe('malformed memory bundles', () => {
 
   it('reports a bundle that is not a mapping, and a missing or twice-listed bundle file', async () => {
     const problems = await problemsOf({
-      'svc.toml': '[memory]\nmodels = ["list.yaml", "gone.yaml", "list.yaml"]\n',
+      'svc.toml': '[memory]\nmodels = ["list.yaml", "gone.yaml", "./list.yaml"]\n',
       'list.yaml': '- 1\n- 2\n',
     });
     expect(lines(problems)).toEqual([
       'svc.toml:2:24: memory bundle "gone.yaml" not found',
-      'svc.toml:2:37: memory bundle "list.yaml" is listed twice',
+      'svc.toml:2:37: memory bundle "./list.yaml" is listed twice',
       'list.yaml:1:1: a memory bundle must be a mapping with "version: 2"',
     ]);
   });

@@ -1,5 +1,6 @@
 /** Reads `svc.toml`: agents, their providers, platforms and settings, and the memory bundle list. */
 
+import { posix } from 'node:path';
 import {
   type AgentConfig,
   agentUpsertSchema,
@@ -134,7 +135,8 @@ function readModels(ctx: Context, converted: Record<string, unknown>): TomlResul
     const path = ['memory', 'models', i];
     if (typeof file !== 'string' || file === '')
       report(ctx, path, 'value', `${renderPath(path)}: must be a file path`);
-    else if (out.some((m) => m.file === file))
+    // `./models/a.yaml` and `models/a.yaml` are one file: read twice, its slugs would clash with themselves.
+    else if (out.some((m) => posix.normalize(m.file) === posix.normalize(file)))
       report(ctx, path, 'value', `memory bundle "${file}" is listed twice`);
     else out.push({ file, path });
   });

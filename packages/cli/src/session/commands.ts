@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Scope } from '@svc/core';
 import { createClient, normalizeUrl } from './client.js';
-import { credentialsPath, readCredentials, writeCredentials } from './credentials.js';
+import { credentialsPath, readCredentials, updateCredentials } from './credentials.js';
 import { resolveSession } from './resolve.js';
 
 export interface Io {
@@ -58,10 +58,10 @@ export async function login(
   const org = flags.org ?? who.org ?? 'default';
   const name = flags.context ?? contextName(url);
   const path = credentialsPath(io.env);
-  const credentials = await readCredentials(path);
-  credentials.contexts[name] = { url, token, org };
-  credentials.current = name;
-  await writeCredentials(path, credentials);
+  await updateCredentials(path, (credentials) => {
+    credentials.contexts[name] = { url, token, org };
+    credentials.current = name;
+  });
   const as = who.token ? `token "${who.token.name}"` : 'the admin password';
   io.out(`Logged in to ${url} with ${as}: org ${org}, scopes ${who.scopes.join(', ')}.`);
   io.out(`Saved as context "${name}" in ${path}.`);
@@ -75,9 +75,10 @@ export async function logout(flags: { context?: string }, io: Io): Promise<void>
     io.out(flags.context ? `No context "${flags.context}": nothing to do.` : 'Not logged in: nothing to do.');
     return;
   }
-  delete credentials.contexts[name];
-  if (credentials.current === name) credentials.current = Object.keys(credentials.contexts)[0] ?? null;
-  await writeCredentials(path, credentials);
+  await updateCredentials(path, (latest) => {
+    delete latest.contexts[name];
+    if (latest.current === name) latest.current = Object.keys(latest.contexts)[0] ?? null;
+  });
   io.out(`Logged out of context "${name}".`);
 }
 

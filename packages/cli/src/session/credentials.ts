@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -44,4 +44,49 @@ export async function writeCredentials(path: string, credentials: Credentials): 
   await writeFile(staging, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   await chmod(staging, 0o600);
   await rename(staging, path);
+}
+
+/**
+ * Read, change and write the file under a lock: two `svc login`s at once (a CI matrix, two shells)
+ * would otherwise each write what they read and one of the contexts would be lost.
+ */
+export async function updateCredentials<T>(
+  path: string,
+  change: (credentials: Credentials) => T,
+): Promise<T> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const release = await lock(`${path}.lock`);
+  try {
+    const credentials = await readCredentials(path);
+    const result = change(credentials);
+    await writeCredentials(path, credentials);
+    return result;
+  } finally {
+    await release();
+  }
+}
+
+/** A lock left by a process that died is taken over after this long; a write takes milliseconds. */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 15_000;
+
+async function lock(file: string): Promise<() => Promise<void>> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const handle = await open(file, 'wx', 0o600);
+      await handle.close();
+      return () => rm(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = await stat(file).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
+      if (age > STALE_LOCK_MS) await rm(file, { force: true });
+      else if (Date.now() > deadline) {
+        throw new Error(`${file} is held by another svc command; if none is running, delete it and retry`);
+      } else await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
+    }
+  }
 }

@@ -101,6 +101,18 @@ describe('svc login', () => {
   });
 });
 
+describe('concurrent logins', () => {
+  it('keep every context: six at once all land in the file', async () => {
+    const session = await io();
+    await Promise.all(
+      ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'].map((context) => login({ token, url: server.url, context }, session)),
+    );
+    const saved = await readCredentials(credentialsPath(session.env));
+    expect(Object.keys(saved.contexts).sort()).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6']);
+    expect((await stat(credentialsPath(session.env))).mode & 0o777).toBe(0o600);
+  });
+});
+
 describe('sessions', () => {
   it('lets SVC_API_TOKEN, SVC_URL and SVC_ORG override the saved context, and flags override both', async () => {
     const session = await io();
