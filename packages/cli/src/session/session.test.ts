@@ -105,7 +105,9 @@ describe('concurrent logins', () => {
   it('keep every context: six at once all land in the file', async () => {
     const session = await io();
     await Promise.all(
-      ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'].map((context) => login({ token, url: server.url, context }, session)),
+      ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'].map((context) =>
+        login({ token, url: server.url, context }, session),
+      ),
     );
     const saved = await readCredentials(credentialsPath(session.env));
     expect(Object.keys(saved.contexts).sort()).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6']);
