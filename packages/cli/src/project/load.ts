@@ -103,6 +103,20 @@ async function readAgentFiles(
   const present = new Set(listing);
   for (const name of TEXT_SETTINGS) {
     const file = join(folder, name);
+    // `Soul.md` is not SOUL.md: taken as absent, it would clear the setting on the server.
+    const lookalike = present.has(name)
+      ? undefined
+      : listing.find((f) => f.toLowerCase() === name.toLowerCase());
+    if (lookalike) {
+      ok = false;
+      problems.push({
+        file: displayPath(dir, join(folder, lookalike)),
+        line: 1,
+        col: 1,
+        message: `"${lookalike}" is not read: the file must be named exactly ${name}`,
+      });
+      continue;
+    }
     let unreadable = false;
     const content = present.has(name)
       ? await readReported(file, (message) => {

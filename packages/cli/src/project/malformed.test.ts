@@ -180,6 +180,15 @@ describe('malformed svc.toml', () => {
   });
 });
 
+describe('agent files named almost right', () => {
+  it('are problems, not absent files that would clear the setting', async () => {
+    const problems = await problemsOf({ 'svc.toml': '[agents.a]\n', 'agents/a/Soul.md': 'Be kind.\n' });
+    expect(lines(problems)).toEqual([
+      'agents/a/Soul.md:1:1: "Soul.md" is not read: the file must be named exactly SOUL.md',
+    ]);
+  });
+});
+
 describe('text the server cannot store', () => {
   it('is reported at its file:line:col in svc.toml, a Markdown file and a bundle, before any request', async () => {
     const problems = await problemsOf({

@@ -102,12 +102,19 @@ export interface ProjectLink {
 export const linkPath = (dir: string) => join(dir, '.svc', 'project.json');
 
 export async function readLink(dir: string): Promise<ProjectLink | null> {
+  let parsed: unknown;
   try {
-    return JSON.parse(await readFile(linkPath(dir), 'utf8')) as ProjectLink;
+    parsed = JSON.parse(await readFile(linkPath(dir), 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new Error(`${linkPath(dir)} is not valid JSON; fix it, or run "svc link" again`);
   }
+  // A file that is there but says nothing usable must not switch the guard off.
+  const link = parsed as Partial<ProjectLink> | null;
+  if (typeof link?.context !== 'string' || typeof link.org !== 'string') {
+    throw new Error(`${linkPath(dir)} has no "context" and "org"; run "svc link" again, or delete it`);
+  }
+  return link as ProjectLink;
 }
 
 /** `svc link`: ties the project to a (context, org) so that `svc apply` elsewhere is refused. */

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -160,6 +160,15 @@ describe('svc link and the apply guard', () => {
     await expect(checkLink(project, { context: 'elsewhere', org: 'default' }, true)).resolves.toBeUndefined();
     // An unlinked project has nothing to guard.
     await expect(checkLink(await temp(), { context: null, org: 'x' }, false)).resolves.toBeUndefined();
+  });
+
+  it('refuses a project.json that says nothing usable, rather than dropping the guard', async () => {
+    const project = await temp();
+    await mkdir(join(project, '.svc'));
+    await writeFile(join(project, '.svc', 'project.json'), 'null\n');
+    await expect(checkLink(project, { context: 'x', org: 'y' }, false)).rejects.toThrow(
+      /has no "context" and "org"/,
+    );
   });
 
   it('lets CI (SVC_API_TOKEN, no context) apply to the server and org the project is linked to', async () => {
