@@ -330,6 +330,16 @@ describe('loadProject: problems', () => {
     ]);
   });
 
+  it('names a config key made of digits as a key, not as a list index', async () => {
+    const problems = await problemsOf({
+      'svc.toml':
+        '[agents.a]\n[[agents.a.platforms]]\ntype = "messenger"\n[agents.a.platforms.config]\n"0" = "$ZERO"\n',
+    });
+    expect(problems[0]?.message).toBe(
+      'environment variable ZERO is not set (referenced by agents.a.platforms[0].config.0)',
+    );
+  });
+
   it('reports problems of svc.toml, agent files and bundles together', async () => {
     const problems = await problemsOf({
       'svc.toml': dedent(`

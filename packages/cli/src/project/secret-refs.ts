@@ -29,19 +29,26 @@ export function secretUses(locator: TomlLocator, agentId: string, raw: unknown):
   }
   return sections.flatMap(([section, value]) =>
     findSecretReferences(value).map(({ variable, path }) => {
-      const full = ['agents', agentId, ...section, ...fromPointer(path)];
+      const full = ['agents', agentId, ...section, ...fromPointer(value, path)];
       const { line, col } = locator.locate(full, 'value');
       return { variable, line, col, path: full };
     }),
   );
 }
 
-function fromPointer(pointer: string): (string | number)[] {
+/** A JSON pointer into `value` as a path: a segment is an index only where `value` has an array. */
+function fromPointer(value: unknown, pointer: string): (string | number)[] {
   if (pointer === '') return [];
+  let node = value;
   return pointer
     .split('/')
     .slice(1)
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
+    .map((raw) => {
+      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      const segment = Array.isArray(node) ? Number(key) : key;
+      node = (node as Record<string | number, unknown> | undefined)?.[segment];
+      return segment;
+    });
 }
 
 /** Every unset or empty variable at once, each at its first use; further uses go in the hint. */
