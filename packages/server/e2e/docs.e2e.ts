@@ -2,7 +2,7 @@ import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/harness.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let server: TestServer;
 let browser: Browser;
