@@ -3,8 +3,7 @@
  * lose an item published in the same second as the last one synced; IDs alone would grow forever.
  */
 
-import { type Checkpoint, log, z } from '@svc/connector-sdk';
-import { shownUrl } from './url.js';
+import { type Checkpoint, log, withoutQuery, z } from '@svc/connector-sdk';
 
 const checkpointShape = z.object({
   /** The feed it belongs to: another url starts over. */
@@ -33,7 +32,7 @@ export function readCheckpoint(raw: Checkpoint | null, url: string): RssCheckpoi
   }
   if (parsed.data.url !== url) {
     log.info('the feed url changed since the last sync; syncing as if for the first time', {
-      url: shownUrl(url),
+      url: withoutQuery(url),
     });
     return null;
   }

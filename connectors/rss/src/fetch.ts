@@ -1,9 +1,15 @@
 /** One GET of the feed: conditional when the last sync kept validators, retried when it may pass. */
 
 import { STATUS_CODES } from 'node:http';
-import { createHttpClient, HttpError, type HttpRetryOptions, log, withHttpRetry } from '@svc/connector-sdk';
+import {
+  createHttpClient,
+  HttpError,
+  type HttpRetryOptions,
+  log,
+  withHttpRetry,
+  withoutQuery,
+} from '@svc/connector-sdk';
 import { decodingFetch } from './charset.js';
-import { shownUrl } from './url.js';
 
 export interface FetchOptions {
   /** Per attempt, body included. */
@@ -45,7 +51,7 @@ export async function fetchFeed(
     try {
       const response = await http.get<unknown>(url, { headers });
       if (typeof response.data !== 'string') {
-        throw new Error(`the feed at ${shownUrl(url)} is JSON, not an RSS or Atom feed`);
+        throw new Error(`the feed at ${withoutQuery(url)} is JSON, not an RSS or Atom feed`);
       }
       return {
         status: 'ok',
@@ -65,7 +71,7 @@ export async function fetchFeed(
       ...options.retry,
       onRetry: ({ attempt, error, delayMs }) =>
         log.warn('fetching the feed failed; trying again', {
-          url: shownUrl(url),
+          url: withoutQuery(url),
           attempt,
           delay_ms: Math.round(delayMs),
           error: error instanceof Error ? error.message : String(error),
@@ -84,7 +90,7 @@ const times = (attempts: number) => (attempts === 1 ? '' : ` (${attempts} attemp
 
 function statusMessage(error: HttpError, url: string, attempts: number): string {
   const status = `${error.status}${STATUS_CODES[error.status] ? ` ${STATUS_CODES[error.status]}` : ''}`;
-  const answered = `the feed at ${shownUrl(url)} answered ${status}${times(attempts)}`;
+  const answered = `the feed at ${withoutQuery(url)} answered ${status}${times(attempts)}`;
   if (error.status === 404 || error.status === 410)
     return `${answered}: there is no feed at that address; check the url`;
   if (error.status === 401 || error.status === 403) {
@@ -100,7 +106,7 @@ function failureMessage(error: unknown, url: string, attempts: number, timeoutMs
   if (error instanceof HttpError) return statusMessage(error, url, attempts);
   if (error instanceof Error && error.name === 'TimeoutError') {
     return (
-      `the feed at ${shownUrl(url)} did not answer within ${timeoutMs / 1000} s${times(attempts)}: ` +
+      `the feed at ${withoutQuery(url)} did not answer within ${timeoutMs / 1000} s${times(attempts)}: ` +
       'the server is slow or unreachable; the next sync tries again'
     );
   }

@@ -1,15 +1,16 @@
+import { withoutQuery } from '@svc/connector-sdk';
 /** A fetched document to a `Feed`, or an error that says what the document is instead. */
 
 import { XMLValidator } from 'fast-xml-parser';
 import { readAtom } from './atom.js';
 import type { Feed } from './feed.js';
 import { readRdf, readRss } from './rss.js';
-import { absoluteUrl, shownUrl } from './url.js';
+import { absoluteUrl } from './url.js';
 import { isNode, parser } from './xml.js';
 
 /** `url` resolves relative links and names the feed in errors. */
 export function parseFeed(body: string, url: string): Feed {
-  const where = shownUrl(url);
+  const where = withoutQuery(url);
   if (body.trim() === '') throw new Error(`the feed at ${where} is empty: the server sent no document`);
   if (looksLikeHtml(body)) throw new Error(htmlPageMessage(body, url));
 
@@ -50,7 +51,7 @@ function looksLikeHtml(body: string): boolean {
  * `<link rel="alternate" type="application/rss+xml" href="…">`: then the message names it.
  */
 function htmlPageMessage(html: string, url: string): string {
-  const page = `${shownUrl(url)} is an HTML page, not an RSS or Atom feed`;
+  const page = `${withoutQuery(url)} is an HTML page, not an RSS or Atom feed`;
   for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
     if (!/\brel\s*=\s*["']?alternate\b/i.test(tag)) continue;
     if (!/\btype\s*=\s*["']?application\/(rss|atom)\+xml/i.test(tag)) continue;

@@ -1,13 +1,12 @@
 /** One sync of the `items` feed: fetch, parse, keep what is new, move the checkpoint. */
 
-import { log, type SyncContext, type SyncResult } from '@svc/connector-sdk';
+import { log, type SyncContext, type SyncResult, withoutQuery } from '@svc/connector-sdk';
 import { readCheckpoint } from './checkpoint.js';
 import { configShape, type RssConfig } from './definition.js';
 import { toEnvelope } from './envelope.js';
 import { type FetchOptions, fetchFeed } from './fetch.js';
 import { parseFeed } from './parse.js';
 import { entriesOf, select } from './select.js';
-import { shownUrl } from './url.js';
 
 export interface SyncOptions extends FetchOptions {
   now: () => Date;
@@ -15,7 +14,7 @@ export interface SyncOptions extends FetchOptions {
 
 export async function syncItems(ctx: SyncContext, options: SyncOptions): Promise<SyncResult> {
   const config = readConfig(ctx.config);
-  const url = shownUrl(config.url);
+  const url = withoutQuery(config.url);
   const previous = readCheckpoint(ctx.checkpoint, config.url);
   const fetched = await fetchFeed(config.url, previous ?? {}, options);
   if (fetched.status === 'not-modified') {

@@ -10,9 +10,3 @@ export function absoluteUrl(href: string | undefined, base: string | undefined):
     return undefined;
   }
 }
-
-/**
- * A private feed's URL often carries its token in the query, and error messages and logs end up in
- * run records and terminals: they name the feed without it.
- */
-export const shownUrl = (url: string): string => url.replace(/[?#].*$/, '');

@@ -6,7 +6,7 @@ export {
   type HttpResponse,
   type QueryValue,
 } from './client.js';
-export { HTTP_ERROR_BODY_LIMIT, HttpError, parseRetryAfter } from './error.js';
+export { HTTP_ERROR_BODY_LIMIT, HttpError, parseRetryAfter, withoutQuery } from './error.js';
 export { parseLinkHeader } from './link.js';
 export {
   type HttpRetryInfo,
