@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { ConnectorAuthSchema } from '../auth/types.js';
 import { configSchema } from '../definition/builders.js';
+import type { JsonSchema } from '../definition/types.js';
 import type { EventEnvelope } from '../events/envelope.js';
-import { Connector, defineConnector } from '../runtime/connector.js';
+import { Connector, defineConnector, type FeedHandler } from '../runtime/connector.js';
 import { log } from '../runtime/log.js';
 import type { ActionResult, SyncContext, SyncResult } from '../runtime/types.js';
 import { EnvelopeError } from './check.js';
@@ -92,20 +94,9 @@ describe('runSync', () => {
 
   /** A connector whose sync returns the given events after emitting one good one. */
   const returning = (events: unknown[]) =>
-    defineConnector({
-      key: 'bad',
-      name: 'Bad',
-      version: '0.0.1',
-      feeds: {
-        f: {
-          key: 'f',
-          name: 'F',
-          async sync(ctx) {
-            await ctx.emitEvents?.([event(1)]);
-            return { events: events as EventEnvelope[], checkpoint: null };
-          },
-        },
-      },
+    oneFeed('bad', async (ctx) => {
+      await ctx.emitEvents?.([event(1)]);
+      return { events: events as EventEnvelope[], checkpoint: null };
     });
 
   it.each([
@@ -142,18 +133,8 @@ describe('runSync', () => {
   });
 
   it('checks formats in a config schema built with zod (a URL must be a URL)', async () => {
-    const fetcher = defineConnector({
-      key: 'fetcher',
-      name: 'Fetcher',
-      version: '1.0.0',
-      feeds: {
-        f: {
-          key: 'f',
-          name: 'F',
-          configSchema: configSchema({ url: z.url() }),
-          sync: async () => ({ events: [], checkpoint: null }),
-        },
-      },
+    const fetcher = oneFeed('fetcher', async () => ({ events: [], checkpoint: null }), {
+      configSchema: configSchema({ url: z.url() }),
     });
     await expect(runSync(fetcher, { feedKey: 'f', config: { url: 'not a url' } })).rejects.toThrow(
       /url: must match format "uri"/,
@@ -173,81 +154,51 @@ describe('runSync', () => {
         message: 'a Date would arrive as a string; pass date.toISOString()',
       },
     ]);
-    const big = defineConnector({
-      key: 'big',
-      name: 'Big',
-      version: '0.0.1',
-      feeds: { f: { key: 'f', name: 'F', sync: async () => ({ events: [], checkpoint: { cursor: 10n } }) } },
-    });
+    const big = oneFeed('big', async () => ({ events: [], checkpoint: { cursor: 10n } }));
     await expect(runSync(big, { feedKey: 'f' })).rejects.toThrow(
       /checkpoint\.cursor: a BigInt cannot be sent as JSON/,
     );
   });
 
   it('keeps each committed checkpoint as it was, though the connector mutates one object', async () => {
-    const pager = defineConnector({
-      key: 'pager',
-      name: 'Pager',
-      version: '0.0.1',
-      feeds: {
-        f: {
-          key: 'f',
-          name: 'F',
-          async sync(ctx) {
-            const cursor = { page: 0 };
-            for (let page = 1; page <= 3; page++) {
-              cursor.page = page;
-              await ctx.updateCheckpoint?.(cursor);
-            }
-            return { events: [], checkpoint: cursor };
-          },
-        },
-      },
+    const pager = oneFeed('pager', async (ctx) => {
+      const cursor = { page: 0 };
+      for (let page = 1; page <= 3; page++) {
+        cursor.page = page;
+        await ctx.updateCheckpoint?.(cursor);
+      }
+      return { events: [], checkpoint: cursor };
     });
     const run = await runSync(pager, { feedKey: 'f' });
     expect(run.checkpointUpdates).toEqual([{ page: 1 }, { page: 2 }, { page: 3 }]);
   });
 
   it('checks config against the feed schema without the env_keys values merged into it', async () => {
-    const keyed = defineConnector({
-      key: 'keyed',
-      name: 'Keyed',
-      version: '0.0.1',
-      authSchema: { methods: [{ type: 'env_keys', fields: [{ key: 'api_key', secret: true }] }] },
-      feeds: {
-        f: {
-          key: 'f',
-          name: 'F',
-          configSchema: configSchema(z.strictObject({ region: z.string() })),
-          async sync(ctx) {
-            log.info(`calling with ${ctx.config.api_key}`);
-            return { events: [], checkpoint: null, auth_update: { api_key: 'rotated-key-9' } };
-          },
-        },
+    const keyed = oneFeed(
+      'keyed',
+      async (ctx) => {
+        log.info(`calling with ${ctx.config.api_key}`);
+        return { events: [], checkpoint: null, auth_update: { api_key: 'rotated-key-9' } };
       },
-    });
+      {
+        authSchema: { methods: [{ type: 'env_keys', fields: [{ key: 'api_key', secret: true }] }] },
+        configSchema: configSchema(z.strictObject({ region: z.string() })),
+      },
+    );
     const run = await runSync(keyed, { feedKey: 'f', config: { region: 'eu', api_key: 'first-key-1' } });
     expect(run.logs.map((l) => l.msg)).toEqual(['calling with [redacted]']);
     expect(run.auth_update).toEqual({ api_key: 'rotated-key-9' });
   });
 
   it('redacts every string of a captured browser session from the log', async () => {
-    const browserish = defineConnector({
-      key: 'browserish',
-      name: 'Browserish',
-      version: '0.0.1',
-      authSchema: { methods: [{ type: 'browser' }] },
-      feeds: {
-        f: {
-          key: 'f',
-          name: 'F',
-          async sync(ctx) {
-            log.info(`session ${JSON.stringify(ctx.sessionState)}`);
-            return { events: [], checkpoint: null };
-          },
-        },
+    const browserish = oneFeed(
+      'browserish',
+      async (ctx) => {
+        log.info(`session ${JSON.stringify(ctx.sessionState)}`);
+        return { events: [], checkpoint: null };
       },
-    });
+      { authSchema: { methods: [{ type: 'browser' }] } },
+    );
     const sessionState = {
       cookies: [{ name: 'sid', value: 'sid-secret-1', domain: '.example.com' }],
       csrf: 'csrf-secret-2',
@@ -259,21 +210,10 @@ describe('runSync', () => {
   });
 
   it('keeps the events and checkpoints committed before a sync throws', async () => {
-    const flaky = defineConnector({
-      key: 'flaky',
-      name: 'Flaky',
-      version: '0.0.1',
-      feeds: {
-        f: {
-          key: 'f',
-          name: 'F',
-          async sync(ctx) {
-            await ctx.emitEvents?.([event(1)]);
-            await ctx.updateCheckpoint?.({ after: 'item-1' });
-            throw new Error('connection reset');
-          },
-        },
-      },
+    const flaky = oneFeed('flaky', async (ctx) => {
+      await ctx.emitEvents?.([event(1)]);
+      await ctx.updateCheckpoint?.({ after: 'item-1' });
+      throw new Error('connection reset');
     });
     const error = await runSync(flaky, { feedKey: 'f' }).catch((e) => e);
     expect(error).toBeInstanceOf(SyncFailedError);
@@ -284,12 +224,7 @@ describe('runSync', () => {
   });
 
   it('rejects a sync that returns no SyncResult', async () => {
-    const broken = defineConnector({
-      key: 'broken',
-      name: 'Broken',
-      version: '0.0.1',
-      feeds: { f: { key: 'f', name: 'F', sync: async () => ({ events: [] }) as unknown as SyncResult } },
-    });
+    const broken = oneFeed('broken', async () => ({ events: [] }) as unknown as SyncResult);
     await expect(runSync(broken, { feedKey: 'f' })).rejects.toThrow(/no valid SyncResult: checkpoint/);
   });
 
@@ -342,3 +277,19 @@ describe('the Connector class', () => {
     });
   });
 });
+
+/** A connector with one feed, `f`, whose sync is given, and an auth schema or config schema if asked. */
+function oneFeed(
+  key: string,
+  sync: FeedHandler,
+  extra: { authSchema?: ConnectorAuthSchema; configSchema?: JsonSchema } = {},
+): Connector {
+  const { authSchema, configSchema: schema } = extra;
+  return defineConnector({
+    key,
+    name: key,
+    version: '0.0.1',
+    ...(authSchema ? { authSchema } : {}),
+    feeds: { f: { key: 'f', name: 'F', ...(schema ? { configSchema: schema } : {}), sync } },
+  });
+}
