@@ -107,15 +107,8 @@ connector
   .requiredOption('--feed <key>', 'feed to sync')
   .option('--config <json>', "the feed's config, a JSON object")
   .option('--checkpoint <json>', 'checkpoint to start from, a JSON object (default: none, a first sync)')
-  .option(
-    '--token-env <name>',
-    'variable holding the OAuth access token (default SVC_CONNECTOR_ACCESS_TOKEN)',
-  )
-  .option(
-    '--env-key <field=VARIABLE>',
-    'an env_keys value from the environment, merged into the config (repeatable)',
-    (pair: string, pairs: string[] = []) => [...pairs, pair],
-  )
+  .addOption(tokenEnvOption())
+  .addOption(envKeyOption())
   .action(
     action('connector sync', async (file: string, options) => {
       const { connectorSync } = await import('./connector/command.js');
@@ -130,15 +123,8 @@ connector
   .requiredOption('--action <key>', 'action to run')
   .option('--input <json>', "the action's input, a JSON object")
   .option('--config <json>', "the connection's config, a JSON object")
-  .option(
-    '--token-env <name>',
-    'variable holding the OAuth access token (default SVC_CONNECTOR_ACCESS_TOKEN)',
-  )
-  .option(
-    '--env-key <field=VARIABLE>',
-    'an env_keys value from the environment, merged into the config (repeatable)',
-    (pair: string, pairs: string[] = []) => [...pairs, pair],
-  )
+  .addOption(tokenEnvOption())
+  .addOption(envKeyOption())
   .option('--approve', 'run an action that requires approval')
   .action(
     action('connector action', async (file: string, options) => {
@@ -146,6 +132,21 @@ connector
       process.exitCode = await connectorAction(file, options, connectorIo());
     }),
   );
+
+/** Where a connector's credentials come from: the environment only, never a flag's value. */
+function tokenEnvOption() {
+  return new Option(
+    '--token-env <name>',
+    'variable holding the OAuth access token (default SVC_CONNECTOR_ACCESS_TOKEN)',
+  );
+}
+
+function envKeyOption() {
+  return new Option(
+    '--env-key <field=VARIABLE>',
+    'an env_keys value from the environment, merged into the config (repeatable)',
+  ).argParser((pair: string, pairs: string[] = []) => [...pairs, pair]);
+}
 
 function connectorIo() {
   return {
