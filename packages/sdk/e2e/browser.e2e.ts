@@ -238,7 +238,7 @@ describe('launchBrowser with a profile', () => {
       expect((await again.cookies(origin)).map((c) => c.name)).toContain('theme');
       await second.close();
     } finally {
-      await rm(userDataDir, { recursive: true, force: true });
+      await rm(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   });
 });
@@ -273,7 +273,8 @@ describe('acquireBrowser', () => {
       chromium.kill();
       await exited;
     }
-    await rm(profile, { recursive: true, force: true });
+    // Chromium's helper processes can still be writing to the profile for a moment after it exits.
+    await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   const tabs = async () =>
@@ -363,7 +364,7 @@ describe('launchStealthBrowser', () => {
       expect(seen.languages.slice(0, 2)).toEqual(['de-DE', 'de']);
     } finally {
       await stealth.close();
-      await rm(userDataDir, { recursive: true, force: true });
+      await rm(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   });
 });
