@@ -6,6 +6,7 @@ import { startEmbeddedPostgres } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { buildApp } from './http/app.js';
 import type { App } from './http/types.js';
+import { parseRateLimit } from './messaging/rate-limit.js';
 import { ensureOrg } from './orgs/routes.js';
 import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
@@ -66,6 +67,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
     }
     const encryptionKey = parseEncryptionKey(keySecret.value);
     const envSecrets = parseEnvSecretPolicy(env.SVC_SECRETS_FROM_ENV, embedded);
+    const messageRateLimit = parseRateLimit(env.SVC_MESSAGES_RATE_LIMIT);
 
     let databaseUrl = env.DATABASE_URL as string;
     if (embedded) {
@@ -94,6 +96,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       adminPassword: admin.value,
       encryptionKey,
       secrets: createSecretResolver({ pool, encryptionKey, env, policy: envSecrets }),
+      messageRateLimit,
       validateResponses: env.SVC_VALIDATE_RESPONSES === '1',
       logger,
     });

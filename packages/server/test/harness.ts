@@ -5,6 +5,7 @@ import { afterAll, inject } from 'vitest';
 import { migrate } from '../src/db/migrate.js';
 import { buildApp, type RegisteredRoute } from '../src/http/app.js';
 import type { App, AppOptions } from '../src/http/types.js';
+import type { RateLimit } from '../src/messaging/rate-limit.js';
 import { ensureOrg } from '../src/orgs/routes.js';
 import { parseEnvSecretPolicy } from '../src/secrets/env-policy.js';
 import { createSecretResolver } from '../src/secrets/resolve.js';
@@ -54,6 +55,7 @@ export interface TestServerOverrides {
   databaseUrl?: string;
   encryptionKey?: Buffer;
   logger?: FastifyBaseLogger;
+  messageRateLimit?: RateLimit | null;
 }
 
 /** What `buildApp` gets in tests: an embedded deployment's defaults unless `overrides` say otherwise. */
@@ -72,6 +74,7 @@ export function testAppOptions(pool: pg.Pool, overrides: TestServerOverrides = {
     }),
     validateResponses: true,
     ...(overrides.logger ? { logger: overrides.logger } : {}),
+    ...(overrides.messageRateLimit !== undefined ? { messageRateLimit: overrides.messageRateLimit } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Pool } from 'pg';
+import type { RateLimit } from '../messaging/rate-limit.js';
 import type { SecretResolver } from '../secrets/resolve.js';
 
 /**
@@ -53,6 +54,8 @@ export interface AppOptions {
   /** The one way any part of the server resolves a secret reference for an org (DESIGN.md section 6). */
   secrets: SecretResolver;
   logger?: FastifyBaseLogger;
+  /** Messages each token may send (`SVC_MESSAGES_RATE_LIMIT`); `null`: no limit; absent: the default. */
+  messageRateLimit?: RateLimit | null;
   /** Check every answer against its response schema (tests, `SVC_VALIDATE_RESPONSES=1`). */
   validateResponses?: boolean;
   /** Largest JSON body accepted, in bytes. */
