@@ -20,6 +20,13 @@ const toolName = z
     message: 'must be a tool name such as "github.create_issue" or "mcp:docs/*"',
   });
 
+/** A record whose invalid keys are reported with their own rule's message, not "Invalid key in record". */
+function keyedRecord<K extends z.ZodType<string>, V extends z.ZodType>(key: K, value: V) {
+  return z.record(key, value, {
+    error: (issue) => (issue.code === 'invalid_key' ? issue.issues?.[0]?.message : undefined),
+  });
+}
+
 /** Control characters in a URL are dropped by URL parsers, so a stored one is never what is called. */
 const httpUrl = z
   .string()
@@ -28,7 +35,7 @@ const httpUrl = z
   .pipe(z.url({ protocol: /^https?$/ }));
 
 /** RFC 9110 field names are tokens; values never hold CR, LF or NUL, which would split a request. */
-const headerMap = z.record(
+const headerMap = keyedRecord(
   z
     .string()
     .max(200)
@@ -53,7 +60,7 @@ export function isForbiddenMcpEnvKey(name: string): boolean {
   return FORBIDDEN_ENV.test(name);
 }
 
-const mcpEnv = z.record(
+const mcpEnv = keyedRecord(
   z
     .string()
     .max(200)
@@ -189,7 +196,7 @@ export const mcpServerSchema = z
     }
   });
 
-export const mcpServersSchema = z.record(
+export const mcpServersSchema = keyedRecord(
   z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'must be an MCP server id such as "github"' }),
   mcpServerSchema,
 );
@@ -223,7 +230,7 @@ export const guardrailsSchema = z.strictObject({
 
 export const preApprovedToolsSchema = z.array(toolName).max(1000);
 
-export const providerModelPreferencesSchema = z.record(
+export const providerModelPreferencesSchema = keyedRecord(
   providerKeySchema,
   z.strictObject({
     model: z.string().min(1).max(200),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { migrate } from '../src/db/migrate.js';
+import { deploymentEgressFromEnv } from '../src/egress/deployment.js';
 import { buildApp, type RegisteredRoute } from '../src/http/app.js';
 import type { App } from '../src/http/types.js';
 import { ensureOrg } from '../src/orgs/routes.js';
@@ -43,8 +44,20 @@ export interface TestServer {
 
 /** The gateway on a real port over a fresh database, the way `svc server` assembles it. */
 export async function startTestServer(
-  overrides: { basePath?: string; secretEnv?: Record<string, string | undefined>; databaseUrl?: string } = {},
+  overrides: {
+    basePath?: string;
+    secretEnv?: Record<string, string | undefined>;
+    databaseUrl?: string;
+    /** SVC_EGRESS_ALLOW; default `127.0.0.1`, where the tests' fakes listen (DESIGN.md section 6). */
+    egressAllow?: string;
+    /** SVC_MCP_COMMANDS; default unset. */
+    mcpCommands?: string;
+  } = {},
 ): Promise<TestServer> {
+  const egress = deploymentEgressFromEnv({
+    SVC_EGRESS_ALLOW: overrides.egressAllow ?? '127.0.0.1',
+    SVC_MCP_COMMANDS: overrides.mcpCommands,
+  });
   const databaseUrl = overrides.databaseUrl ?? (await createTestDatabase());
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   await migrate(pool);
@@ -55,6 +68,7 @@ export async function startTestServer(
     basePath,
     adminPassword: ADMIN_PASSWORD,
     secretEnv: overrides.secretEnv ?? {},
+    egress,
     validateResponses: true,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { upsert } from '../db/upsert.js';
+import { checkSettingTargets } from '../egress/setting-targets.js';
 import { iso, orgParams, problemResponses, sendJsonText } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
@@ -214,6 +215,7 @@ export function agentRoutes(options: AppOptions) {
       },
       async (request) => {
         const { id } = request.params;
+        checkSettingTargets(request.body, options.egress);
         const outcome = await patchConfig(options.pool, orgOf(request).id, id, request.body);
         if (!outcome) throw notFound(`agent "${id}"`);
         const before = fullConfig(outcome.before);

@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Pool } from 'pg';
+import type { DeploymentEgress } from '../egress/deployment.js';
 
 /**
  * What a route needs from its caller. `public` routes skip authentication; every other route names
@@ -49,6 +50,8 @@ export interface AppOptions {
   adminPassword: string | null;
   /** Where secret references of platform configs are resolved (the server's own environment). */
   secretEnv: Record<string, string | undefined>;
+  /** What orgs' settings may reach and run (SVC_EGRESS_ALLOW, SVC_MCP_COMMANDS); unset: public addresses only, no stdio MCP server. */
+  egress?: DeploymentEgress;
   logger?: FastifyBaseLogger;
   /** Check every answer against its response schema (tests, `SVC_VALIDATE_RESPONSES=1`). */
   validateResponses?: boolean;
