@@ -72,12 +72,19 @@ describe('SVC_EGRESS_ALLOW', () => {
     expect(checkAddress(policy, 'example.com', '93.184.216.34')).toBeNull();
   });
 
-  it.each(['10.0.0.0/33', '10.0.0/8', 'not a host', 'http://10.0.0.1', '10.0.0.1:8080', '*', '300.1.1.1/8'])(
-    'refuses the malformed entry %j, naming it',
-    (entry) => {
-      expect(() => parseEgressAllow(`127.0.0.1,${entry}`)).toThrow(
-        `SVC_EGRESS_ALLOW entry "${entry}" is not a host name, an IP address or a CIDR such as 10.0.0.0/8`,
-      );
-    },
-  );
+  it.each([
+    '10.0.0.0/33',
+    '10.0.0/8',
+    'not a host',
+    'http://10.0.0.1',
+    '10.0.0.1:8080',
+    '*',
+    '300.1.1.1/8',
+    '127.1',
+    'a.0x7f',
+  ])('refuses the malformed entry %j, naming it', (entry) => {
+    expect(() => parseEgressAllow(`127.0.0.1,${entry}`)).toThrow(
+      `SVC_EGRESS_ALLOW entry "${entry}" is not a host name, an IP address or a CIDR such as 10.0.0.0/8`,
+    );
+  });
 });

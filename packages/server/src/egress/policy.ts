@@ -40,7 +40,8 @@ export function parseEgressAllow(raw: string | undefined): EgressPolicy {
     } else if (isIP(literal)) {
       const address = ipaddr.parse(literal);
       ranges.push(normalise(address, address.kind() === 'ipv4' ? 32 : 128));
-    } else if (HOST_NAME.test(entry)) {
+    } else if (HOST_NAME.test(entry) && !/(^|\.)(\d+|0x[0-9a-f]*)$/.test(entry)) {
+      // A name ending in a number is an IPv4 address to URL parsers (`127.1`), never a host name.
       hosts.add(entry);
     } else {
       throw badEntry(entry);
