@@ -13,6 +13,8 @@ export const PROBLEM_CODES = [
   'stable_id_taken',
   'platform_name_required',
   'unknown_agent',
+  'setting_refused',
+  'egress_refused',
   'token_name_taken',
   'idempotency_key_reused',
   'secret_reserved',

@@ -19,7 +19,115 @@ const toolName = z
   .regex(/^[A-Za-z0-9_.:/*-]+$/, {
     message: 'must be a tool name such as "github.create_issue" or "mcp:docs/*"',
   });
-const stringMap = z.record(z.string().min(1).max(200), z.string().max(8192));
+
+/** A record whose invalid keys are reported with their own rule's message, not "Invalid key in record". */
+function keyedRecord<K extends z.ZodType<string>, V extends z.ZodType>(key: K, value: V) {
+  return z.record(key, value, {
+    error: (issue) => (issue.code === 'invalid_key' ? issue.issues?.[0]?.message : undefined),
+  });
+}
+
+/** Control characters in a URL are dropped by URL parsers, so a stored one is never what is called. */
+const httpUrl = z
+  .string()
+  .max(2048)
+  .regex(/^\P{Cc}*$/u, { message: 'must not contain control characters such as CR or LF' })
+  .pipe(z.url({ protocol: /^https?$/ }));
+
+/** RFC 9110 field names are tokens; values never hold CR, LF or NUL, which would split a request. */
+const headerMap = keyedRecord(
+  z
+    .string()
+    .max(200)
+    .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, {
+      message: 'must be a header name such as "Authorization" (letters, digits and !#$%&\'*+.^_`|~-)',
+    }),
+  z
+    .string()
+    .max(8192)
+    .regex(/^[^\r\n\0]*$/, { message: 'must not contain CR, LF or NUL' }),
+);
+
+/**
+ * Variables that make a process load or run code other than its executable's: the loader's
+ * (`LD_*`, `DYLD_*`), language runtimes' start-up hooks, and `PATH`, which picks the executable.
+ */
+const FORBIDDEN_ENV =
+  /^(LD_|DYLD_)|^(PATH|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|BASH_ENV|PERL5OPT|RUBYOPT|JAVA_TOOL_OPTIONS)$/i;
+
+/** True for an environment variable an MCP server's `env` may not set. */
+export function isForbiddenMcpEnvKey(name: string): boolean {
+  return FORBIDDEN_ENV.test(name);
+}
+
+const mcpEnv = keyedRecord(
+  z
+    .string()
+    .max(200)
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be a variable name such as "LOG_LEVEL"' })
+    .refine((name) => !isForbiddenMcpEnvKey(name), {
+      message:
+        'sets a loader or runtime hook (LD_*, DYLD_*, PATH, NODE_OPTIONS, NODE_PATH, PYTHONPATH, ...), which an MCP server may not set',
+    }),
+  z
+    .string()
+    .max(8192)
+    .regex(/^[^\0]*$/, { message: 'must not contain NUL' }),
+);
+
+/**
+ * Shells and `env` run whatever command line they are given, so svc never runs one as an MCP
+ * server, whatever SVC_MCP_COMMANDS says: the server's executable goes in `command`, its
+ * arguments in `args`.
+ */
+export const MCP_SHELLS: readonly string[] = [
+  'sh',
+  'ash',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'mksh',
+  'csh',
+  'tcsh',
+  'fish',
+  'busybox',
+  'env',
+  'cmd',
+  'cmd.exe',
+  'powershell',
+  'powershell.exe',
+  'pwsh',
+];
+
+/** The executable's own name: `/bin/sh` and `sh` are both the shell. */
+export function isMcpShell(command: string): boolean {
+  const name = command.split(/[\\/]/).pop() ?? command;
+  return MCP_SHELLS.includes(name.toLowerCase());
+}
+
+const mcpCommand = z
+  .string()
+  .min(1)
+  .max(1000)
+  .regex(/^[^\s\0]+$/, {
+    message: 'must be one executable name or absolute path, such as "npx"; its arguments go in "args"',
+  })
+  .refine((command) => !isMcpShell(command), {
+    message:
+      'is a shell, which svc never runs as an MCP server; name the server\'s executable and put its arguments in "args"',
+  });
+
+const SKILL_NAME = /^@?[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*(@[A-Za-z0-9._+-]+)?$/;
+/** `https://...` (or `http://`), or a name in a skill registry such as `web-search` or `acme/web-search@1.2.0`. */
+const skillSource = z
+  .string()
+  .max(2048)
+  .refine((source) => (source.includes(':') ? httpUrl.safeParse(source).success : SKILL_NAME.test(source)), {
+    message:
+      'must be an https:// (or http://) URL or a registry name such as "web-search" or "acme/web-search@1.2.0"',
+  });
+
 export const providerKeySchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'must be a provider key such as "openai" or "anthropic"' });
@@ -38,10 +146,7 @@ export const networkConfigSchema = z.strictObject({
 
 export const egressConfigSchema = z.strictObject({
   mode: z.enum(['direct', 'proxy', 'none']),
-  proxyUrl: z
-    .url({ protocol: /^https?$/ })
-    .max(2048)
-    .optional(),
+  proxyUrl: httpUrl.optional(),
   allowedPorts: z.array(z.int().min(1).max(65535)).max(100).optional(),
 });
 
@@ -61,14 +166,19 @@ export const nixConfigSchema = z.strictObject({
 
 export const mcpServerSchema = z
   .strictObject({
-    url: z
-      .url({ protocol: /^https?$/ })
-      .max(2048)
+    url: httpUrl.optional(),
+    command: mcpCommand.optional(),
+    args: z
+      .array(
+        z
+          .string()
+          .max(4096)
+          .regex(/^[^\0]*$/, { message: 'must not contain NUL' }),
+      )
+      .max(100)
       .optional(),
-    command: z.string().min(1).max(1000).optional(),
-    args: z.array(z.string().max(4096)).max(100).optional(),
-    headers: stringMap.optional(),
-    env: stringMap.optional(),
+    headers: headerMap.optional(),
+    env: mcpEnv.optional(),
     oauth: z
       .strictObject({
         client_id: z.string().min(1).max(1000),
@@ -86,7 +196,7 @@ export const mcpServerSchema = z
     }
   });
 
-export const mcpServersSchema = z.record(
+export const mcpServersSchema = keyedRecord(
   z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'must be an MCP server id such as "github"' }),
   mcpServerSchema,
 );
@@ -98,7 +208,7 @@ export const skillsConfigSchema = z.strictObject({
         name: z
           .string()
           .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'must be a skill name such as "web-search"' }),
-        source: z.string().max(2048).optional(),
+        source: skillSource.optional(),
         enabled: z.boolean().optional(),
       }),
     )
@@ -120,7 +230,7 @@ export const guardrailsSchema = z.strictObject({
 
 export const preApprovedToolsSchema = z.array(toolName).max(1000);
 
-export const providerModelPreferencesSchema = z.record(
+export const providerModelPreferencesSchema = keyedRecord(
   providerKeySchema,
   z.strictObject({
     model: z.string().min(1).max(200),

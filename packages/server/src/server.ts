@@ -4,6 +4,7 @@ import pino, { type Logger } from 'pino';
 import { lockDataDir, readOrCreateSecret } from './data-dir.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
+import { deploymentEgressFromEnv } from './egress/deployment.js';
 import { buildApp } from './http/app.js';
 import type { App } from './http/types.js';
 import { parseRateLimit } from './messaging/rate-limit.js';
@@ -50,6 +51,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
   });
   const dataDir = resolve(env.SVC_DATA_DIR || '.svc');
   const basePath = normaliseBasePath(env.SVC_BASE_PATH);
+  const egress = deploymentEgressFromEnv(env);
   const cleanups: (() => Promise<void>)[] = [];
   const cleanup = async () => {
     for (const step of cleanups.splice(0).reverse()) await step().catch((e) => logger.error(e));
@@ -97,6 +99,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       encryptionKey,
       secrets: createSecretResolver({ pool, encryptionKey, env, policy: envSecrets }),
       messageRateLimit,
+      egress,
       validateResponses: env.SVC_VALIDATE_RESPONSES === '1',
       logger,
     });

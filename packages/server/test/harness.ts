@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { migrate } from '../src/db/migrate.js';
+import { deploymentEgressFromEnv } from '../src/egress/deployment.js';
 import { buildApp, type RegisteredRoute } from '../src/http/app.js';
 import type { App, AppOptions } from '../src/http/types.js';
 import type { RateLimit } from '../src/messaging/rate-limit.js';
@@ -56,6 +57,10 @@ export interface TestServerOverrides {
   encryptionKey?: Buffer;
   logger?: FastifyBaseLogger;
   messageRateLimit?: RateLimit | null;
+  /** SVC_EGRESS_ALLOW; default `127.0.0.1`, where the tests' fakes listen (DESIGN.md section 6). */
+  egressAllow?: string;
+  /** SVC_MCP_COMMANDS; default unset. */
+  mcpCommands?: string;
 }
 
 /** What `buildApp` gets in tests: an embedded deployment's defaults unless `overrides` say otherwise. */
@@ -71,6 +76,10 @@ export function testAppOptions(pool: pg.Pool, overrides: TestServerOverrides = {
       encryptionKey,
       env: overrides.secretEnv ?? {},
       policy: parseEnvSecretPolicy(overrides.secretsFromEnv, true),
+    }),
+    egress: deploymentEgressFromEnv({
+      SVC_EGRESS_ALLOW: overrides.egressAllow ?? '127.0.0.1',
+      SVC_MCP_COMMANDS: overrides.mcpCommands,
     }),
     validateResponses: true,
     ...(overrides.logger ? { logger: overrides.logger } : {}),

@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { upsert } from '../db/upsert.js';
+import { checkSettingTargets } from '../egress/setting-targets.js';
 import { iso, orgParams, problemResponses, sendJsonText } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
@@ -115,6 +116,7 @@ export function agentRoutes(options: AppOptions) {
           response: {
             200: z.object({ result: z.enum(['updated', 'unchanged']), agent: agentSchema }),
             201: z.object({ result: z.literal('created'), agent: agentSchema }),
+            422: problemResponses[400].describe('A provider references a reserved variable'),
             ...problemResponses,
           },
         },
@@ -213,6 +215,9 @@ export function agentRoutes(options: AppOptions) {
                 .array(z.enum(SETTING_KEYS as [string, ...string[]]))
                 .describe('settings this call changed'),
             }),
+            422: problemResponses[400].describe(
+              'A reference names a reserved variable, or a target the deployment does not allow',
+            ),
             ...problemResponses,
           },
         },
@@ -221,6 +226,7 @@ export function agentRoutes(options: AppOptions) {
         const { id } = request.params;
         // References are resolved only in the MCP servers' headers, env and oauth (the spec's sections).
         refuseReservedReferences(request.body.mcpServers, '/body/mcpServers');
+        checkSettingTargets(request.body, options.egress);
         const outcome = await patchConfig(options.pool, orgOf(request).id, id, request.body);
         if (!outcome) throw notFound(`agent "${id}"`);
         const before = fullConfig(outcome.before);

@@ -15,6 +15,8 @@ const TITLES: Record<ProblemCode, string> = {
   stable_id_taken: 'Stable ID is taken',
   platform_name_required: 'Platform name required',
   unknown_agent: 'Unknown agent',
+  setting_refused: 'This server refuses the setting',
+  egress_refused: 'Outbound address refused',
   token_name_taken: 'Token name is taken',
   idempotency_key_reused: 'Idempotency key reused with another body',
   secret_reserved: 'Reference to a reserved name',

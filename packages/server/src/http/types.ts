@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Pool } from 'pg';
+import type { DeploymentEgress } from '../egress/deployment.js';
 import type { RateLimit } from '../messaging/rate-limit.js';
 import type { SecretResolver } from '../secrets/resolve.js';
 
@@ -53,6 +54,8 @@ export interface AppOptions {
   encryptionKey: Buffer;
   /** The one way any part of the server resolves a secret reference for an org (DESIGN.md section 6). */
   secrets: SecretResolver;
+  /** What orgs' settings may reach and run (SVC_EGRESS_ALLOW, SVC_MCP_COMMANDS); unset: public addresses only, no stdio MCP server. */
+  egress?: DeploymentEgress;
   logger?: FastifyBaseLogger;
   /** Messages each token may send (`SVC_MESSAGES_RATE_LIMIT`); `null`: no limit; absent: the default. */
   messageRateLimit?: RateLimit | null;
