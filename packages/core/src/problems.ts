@@ -15,6 +15,7 @@ export const PROBLEM_CODES = [
   'unknown_agent',
   'token_name_taken',
   'idempotency_key_reused',
+  'secret_reserved',
   'payload_too_large',
   'uri_too_long',
   'unsupported_media_type',

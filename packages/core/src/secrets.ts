@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Secret references (DESIGN.md section 6): `$NAME` or `${NAME}`, as a whole value or inside a string.
  * Values never travel; only the reference text does.
@@ -38,3 +40,39 @@ export function resolveSecretReferences(text: string, env: Record<string, string
     return value;
   });
 }
+
+/** The form of a reference's name, and of an org secret's name. */
+export const SECRET_NAME_PATTERN = /^[A-Z_][A-Z0-9_]*$/;
+
+/**
+ * The server's own settings, which no reference may name (DESIGN.md section 6): resolved into an
+ * outbound call an org controls, `$SVC_ADMIN_PASSWORD` or `$DATABASE_URL` would leave the server.
+ */
+export function isReservedSecretName(name: string): boolean {
+  return /^(SVC_|PG|NODE_)/.test(name) || name === 'DATABASE_URL';
+}
+
+export const RESERVED_SECRET_RULE =
+  "names starting with SVC_, PG or NODE_, and DATABASE_URL, are the server's own settings and cannot be referenced";
+
+// ---- org secrets (PUT/GET/DELETE /api/:org/secrets) --------------------------------------------
+
+/** Values up to 64 KiB: enough for a PEM key or a service account's JSON, not for a file store. */
+export const SECRET_VALUE_MAX_CHARS = 65_536;
+
+export const secretNameSchema = z
+  .string()
+  .max(200)
+  .regex(SECRET_NAME_PATTERN, { message: 'must be a variable name such as OPENAI_API_KEY (A-Z, 0-9, _)' });
+
+export const secretPutSchema = z.strictObject({
+  value: z.string().min(1, { message: 'must not be empty' }).max(SECRET_VALUE_MAX_CHARS),
+});
+
+/** What the API tells about a secret: never its value. */
+export const secretSchema = z.object({
+  name: z.string(),
+  createdAt: z.iso.datetime({ offset: true }),
+  updatedAt: z.iso.datetime({ offset: true }),
+});
+export type Secret = z.infer<typeof secretSchema>;

@@ -6,8 +6,11 @@ import { startEmbeddedPostgres } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { buildApp } from './http/app.js';
 import type { App } from './http/types.js';
+import { parseRateLimit } from './messaging/rate-limit.js';
 import { ensureOrg } from './orgs/routes.js';
 import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
+import { parseEnvSecretPolicy } from './secrets/env-policy.js';
+import { createSecretResolver } from './secrets/resolve.js';
 
 export interface ServerSettings {
   port: number;
@@ -63,6 +66,8 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       );
     }
     const encryptionKey = parseEncryptionKey(keySecret.value);
+    const envSecrets = parseEnvSecretPolicy(env.SVC_SECRETS_FROM_ENV, embedded);
+    const messageRateLimit = parseRateLimit(env.SVC_MESSAGES_RATE_LIMIT);
 
     let databaseUrl = env.DATABASE_URL as string;
     if (embedded) {
@@ -89,7 +94,9 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       basePath,
       publicUrl: env.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
       adminPassword: admin.value,
-      secretEnv: env,
+      encryptionKey,
+      secrets: createSecretResolver({ pool, encryptionKey, env, policy: envSecrets }),
+      messageRateLimit,
       validateResponses: env.SVC_VALIDATE_RESPONSES === '1',
       logger,
     });

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { migrate } from '../src/db/migrate.js';
 import { buildApp, type RegisteredRoute } from '../src/http/app.js';
-import type { App } from '../src/http/types.js';
+import type { App, AppOptions } from '../src/http/types.js';
+import type { RateLimit } from '../src/messaging/rate-limit.js';
 import { ensureOrg } from '../src/orgs/routes.js';
+import { parseEnvSecretPolicy } from '../src/secrets/env-policy.js';
+import { createSecretResolver } from '../src/secrets/resolve.js';
 
 /** A fresh database on the run's PostgreSQL, dropped when the file's tests end. */
 export async function createTestDatabase(): Promise<string> {
@@ -31,6 +35,8 @@ export interface TestServer {
   app: App;
   url: string;
   pool: pg.Pool;
+  /** What the app was built with: tests reach the secret resolver through it. */
+  options: AppOptions;
   routes: () => RegisteredRoute[];
   /** Sends a request; `token` defaults to the admin password, `null` sends no Authorization. */
   call(
@@ -41,22 +47,46 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+export interface TestServerOverrides {
+  basePath?: string;
+  /** The server's environment for secret references; `secretsFromEnv` is SVC_SECRETS_FROM_ENV. */
+  secretEnv?: Record<string, string | undefined>;
+  secretsFromEnv?: string;
+  databaseUrl?: string;
+  encryptionKey?: Buffer;
+  logger?: FastifyBaseLogger;
+  messageRateLimit?: RateLimit | null;
+}
+
+/** What `buildApp` gets in tests: an embedded deployment's defaults unless `overrides` say otherwise. */
+export function testAppOptions(pool: pg.Pool, overrides: TestServerOverrides = {}): AppOptions {
+  const encryptionKey = overrides.encryptionKey ?? randomBytes(32);
+  return {
+    pool,
+    basePath: overrides.basePath ?? '',
+    adminPassword: ADMIN_PASSWORD,
+    encryptionKey,
+    secrets: createSecretResolver({
+      pool,
+      encryptionKey,
+      env: overrides.secretEnv ?? {},
+      policy: parseEnvSecretPolicy(overrides.secretsFromEnv, true),
+    }),
+    validateResponses: true,
+    ...(overrides.logger ? { logger: overrides.logger } : {}),
+    ...(overrides.messageRateLimit !== undefined ? { messageRateLimit: overrides.messageRateLimit } : {}),
+  };
+}
+
 /** The gateway on a real port over a fresh database, the way `svc server` assembles it. */
-export async function startTestServer(
-  overrides: { basePath?: string; secretEnv?: Record<string, string | undefined>; databaseUrl?: string } = {},
-): Promise<TestServer> {
+export async function startTestServer(overrides: TestServerOverrides = {}): Promise<TestServer> {
   const databaseUrl = overrides.databaseUrl ?? (await createTestDatabase());
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   await migrate(pool);
   await ensureOrg({ pool }, 'default', 'Default');
   const basePath = overrides.basePath ?? '';
-  const { app, routes } = await buildApp({
-    pool,
-    basePath,
-    adminPassword: ADMIN_PASSWORD,
-    secretEnv: overrides.secretEnv ?? {},
-    validateResponses: true,
-  });
+  const options = testAppOptions(pool, overrides);
+  const { app, routes } = await buildApp(options);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${basePath}`;
@@ -64,6 +94,7 @@ export async function startTestServer(
     app,
     url,
     pool,
+    options,
     routes,
     async call(method, path, options = {}) {
       const headers: Record<string, string> = { ...(options.headers ?? {}) };

@@ -1,6 +1,6 @@
 /** Where secret references are used in svc.toml (DESIGN.md section 6), and which are unset. */
 
-import { findSecretReferences } from '@svc/core';
+import { findSecretReferences, isReservedSecretName, RESERVED_SECRET_RULE } from '@svc/core';
 import { renderPath } from './issues.js';
 import type { ProjectProblem } from './problems.js';
 import { get, isTable } from './shape.js';
@@ -51,14 +51,29 @@ function fromPointer(value: unknown, pointer: string): (string | number)[] {
     });
 }
 
-/** Every unset or empty variable at once, each at its first use; further uses go in the hint. */
+/**
+ * Every unset or empty variable at once, each at its first use; further uses go in the hint. A
+ * reference to one of the server's own settings is refused at each use, as the server would refuse it.
+ */
 export function checkSecrets(
   uses: SecretUse[],
   env: Record<string, string | undefined>,
   problems: ProjectProblem[],
 ) {
   const byVariable = new Map<string, SecretUse[]>();
-  for (const use of uses) byVariable.set(use.variable, [...(byVariable.get(use.variable) ?? []), use]);
+  for (const use of uses) {
+    if (isReservedSecretName(use.variable)) {
+      problems.push({
+        file: 'svc.toml',
+        line: use.line,
+        col: use.col,
+        message: `$${use.variable} cannot be referenced (${renderPath(use.path)}): ${RESERVED_SECRET_RULE}`,
+        hint: 'store the value as an org secret under another name: svc secrets set NAME',
+      });
+      continue;
+    }
+    byVariable.set(use.variable, [...(byVariable.get(use.variable) ?? []), use]);
+  }
   for (const [variable, [first, ...rest]] of byVariable) {
     const value = env[variable];
     if ((value !== undefined && value !== '') || !first) continue;

@@ -83,7 +83,9 @@ describe('agent providers', () => {
             code: 'secret_missing',
             variable: 'ANTHROPIC_API_KEY',
             path: '/secret_ref',
-            message: 'environment variable ANTHROPIC_API_KEY is not set on the server',
+            message:
+              'secret ANTHROPIC_API_KEY is not set for this org: store it with "svc secrets set ANTHROPIC_API_KEY" ' +
+              "(or, where SVC_SECRETS_FROM_ENV allows it, in the server's environment)",
           },
         ],
       },

@@ -1,17 +1,18 @@
 import type { agentProviderSchema } from '@svc/core';
 import type { z } from 'zod';
+import { secretMissingMessage } from '../secrets/resolve.js';
 
 /**
- * The providers of an upsert's answer, each with its secret reference checked against this
- * server's environment (the same rule as `svc_providers_json` for listings).
+ * The providers of an upsert's answer, each with its secret reference checked against the names the
+ * org may reference that resolve (the same rule as `svc_providers_json` for listings).
  */
 export function providersAnswer(
   providers: { key: string; secret_ref: string }[],
-  env: Record<string, string | undefined>,
+  available: Set<string>,
 ): z.infer<typeof agentProviderSchema>[] {
   return providers.map(({ key, secret_ref }) => {
     const variable = secret_ref.replace(/^\$\{?|\}$/g, '');
-    const missing = !env[variable];
+    const missing = !available.has(variable);
     return {
       key,
       secret_ref,
@@ -22,7 +23,7 @@ export function providersAnswer(
               code: 'secret_missing' as const,
               variable,
               path: '/secret_ref',
-              message: `environment variable ${variable} is not set on the server`,
+              message: secretMissingMessage(variable),
             },
           ]
         : [],

@@ -15,6 +15,7 @@ import { iso, orgParams, problemResponses, sendJsonText } from '../http/common.j
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import { platformAnswerContext } from '../platforms/model.js';
+import { refuseReservedReferences } from '../secrets/reserved.js';
 import { fullConfig } from './config.js';
 import { providersAnswer } from './providers.js';
 import { type AgentRow, listAgentsJson, patchConfig, UPSERT_AGENT } from './queries.js';
@@ -33,11 +34,11 @@ const includeQuery = z.strictObject({
 const configAnswer = z.object({ agentId: z.string(), config: agentConfigSchema, updatedAt: z.string() });
 
 export function agentRoutes(options: AppOptions) {
-  const toAgent = (row: AgentRow) => ({
+  const toAgent = (row: AgentRow, available: Set<string>) => ({
     agentId: row.agent_id,
     name: row.name,
     description: row.description,
-    providers: providersAnswer(row.providers, options.secretEnv),
+    providers: providersAnswer(row.providers, available),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   });
@@ -61,11 +62,12 @@ export function agentRoutes(options: AppOptions) {
         },
       },
       async (request, reply) => {
+        const org = orgOf(request);
         const agents = await listAgentsJson(
           options.pool,
-          orgOf(request).id,
+          org.id,
           includes(request.query.include),
-          platformAnswerContext(options),
+          await platformAnswerContext(options, org),
         );
         // Already JSON, built by PostgreSQL: sent as it is.
         return sendJsonText(reply, `{"agents":[${agents.join(',')}]}`);
@@ -87,11 +89,12 @@ export function agentRoutes(options: AppOptions) {
       },
       async (request, reply) => {
         const { id } = request.params;
+        const org = orgOf(request);
         const [agent] = await listAgentsJson(
           options.pool,
-          orgOf(request).id,
+          org.id,
           includes(request.query.include),
-          platformAnswerContext(options),
+          await platformAnswerContext(options, org),
           id,
         );
         if (!agent) throw notFound(`agent "${id}"`);
@@ -118,14 +121,16 @@ export function agentRoutes(options: AppOptions) {
       },
       async (request, reply) => {
         const { agentId, name, description, providers } = request.body;
+        refuseReservedReferences(providers, '/body/providers');
+        const org = orgOf(request);
         const row = await upsert<AgentRow>(options.pool, UPSERT_AGENT, [
-          orgOf(request).id,
+          org.id,
           agentId,
           name,
           description ?? '',
           JSON.stringify(providers ?? []),
         ]);
-        const agent = toAgent(row);
+        const agent = toAgent(row, await options.secrets.available(org));
         if (row.result === 'created') return reply.code(201).send({ result: 'created' as const, agent });
         return { result: row.result, agent };
       },
@@ -214,6 +219,8 @@ export function agentRoutes(options: AppOptions) {
       },
       async (request) => {
         const { id } = request.params;
+        // References are resolved only in the MCP servers' headers, env and oauth (the spec's sections).
+        refuseReservedReferences(request.body.mcpServers, '/body/mcpServers');
         const outcome = await patchConfig(options.pool, orgOf(request).id, id, request.body);
         if (!outcome) throw notFound(`agent "${id}"`);
         const before = fullConfig(outcome.before);

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { SCOPES, type Scope, stablePlatformId } from '@svc/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, createToken, startTestServer, type TestServer } from '../../test/harness.js';
+import {
+  ADMIN_PASSWORD,
+  createToken,
+  startTestServer,
+  type TestServer,
+  testAppOptions,
+} from '../../test/harness.js';
 import { buildApp, type RegisteredRoute } from '../http/app.js';
 import type { RouteAuth } from '../http/types.js';
 
@@ -145,6 +151,8 @@ function paramValue(name: string): string {
       return fixtures.tokenId; // already revoked: revoking it again is a harmless "unchanged"
     case 'messageId':
       return fixtures.messageId;
+    case 'name':
+      return 'MATRIX_SECRET'; // PUT stores it; a repeat is "unchanged"
     default:
       // Authentication runs before params are validated, so any value tests the guard.
       return 'x';
@@ -164,6 +172,12 @@ const freshTargets: Record<string, () => Promise<string>> = {
     return agentId;
   },
   tokenId: async () => (await createToken(server, ORG, ['read'])).id,
+  name: async () => {
+    const name = `DOOMED_${randomBytes(4).toString('hex').toUpperCase()}`;
+    const res = await server.call('PUT', `/api/${ORG}/secrets/${name}`, { body: { value: 'doomed' } });
+    if (res.status >= 300) throw new Error(`secret creation failed: ${JSON.stringify(res.body)}`);
+    return name;
+  },
   // Named messenger platforms: the fixture's unnamed one is a team_chat, so names never clash.
   stableId: async () => {
     const name = `doomed-${randomBytes(4).toString('hex')}`;
@@ -195,6 +209,7 @@ const BODIES: Record<string, () => unknown> = {
   'PATCH /api/:org/agents/:id/config': () => ({ 'SOUL.md': 'steady' }),
   'PUT /api/:org/agents/:id/platforms/by-stable-id/:stableId': () => ({ type: 'team_chat', config: {} }),
   'POST /api/:org/operations/manage_entity_schema': () => ({ action: 'list' }),
+  'PUT /api/:org/secrets/:name': () => ({ value: 'matrix-value' }),
   'POST /api/v1/agents/:agentId/messages': () => ({ platform: 'api', content: 'hello' }),
 };
 
@@ -258,6 +273,7 @@ describe('the route table', () => {
     expect(labels).toContain('POST /api/:org/agents');
     expect(labels).toContain('PATCH /api/:org/agents/:id/config');
     expect(labels).toContain('GET /api/orgs');
+    expect(labels).toEqual(expect.arrayContaining(['PUT /api/:org/secrets/:name', 'GET /api/:org/secrets']));
     expect(guarded.length).toBeGreaterThanOrEqual(15);
     expect(allRoutes.filter((r) => r.auth === undefined)).toEqual([]);
     for (const route of guarded) {
@@ -268,7 +284,7 @@ describe('the route table', () => {
   });
 
   it('makes buildApp refuse to become ready while a route lacks an auth declaration', async () => {
-    const options = { pool: server.pool, basePath: '', adminPassword: null, secretEnv: {} };
+    const options = { ...testAppOptions(server.pool), adminPassword: null };
     const { app } = await buildApp(options);
     try {
       app.get('/unguarded', async () => ({ ok: true }));

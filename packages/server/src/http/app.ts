@@ -10,6 +10,7 @@ import { registerMetrics } from '../ops/metrics.js';
 import { operationsRoutes } from '../ops/routes.js';
 import { orgRoutes } from '../orgs/routes.js';
 import { platformRoutes } from '../platforms/routes.js';
+import { secretRoutes } from '../secrets/routes.js';
 import { registerErrorHandling } from './errors.js';
 import { registerDocs, registerOpenApi } from './openapi.js';
 import { problemBody, sendProblem } from './problem.js';
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
       await typed.register(tokenRoutes(options, tokens));
       await typed.register(agentRoutes(options));
       await typed.register(platformRoutes(options));
+      await typed.register(secretRoutes(options));
       await typed.register(memoryRoutes(options));
       await typed.register(messagingRoutes(options));
       await registerDocs(typed, options);

@@ -17,6 +17,7 @@ const TITLES: Record<ProblemCode, string> = {
   unknown_agent: 'Unknown agent',
   token_name_taken: 'Token name is taken',
   idempotency_key_reused: 'Idempotency key reused with another body',
+  secret_reserved: 'Reference to a reserved name',
   payload_too_large: 'Payload too large',
   uri_too_long: 'URI too long',
   unsupported_media_type: 'Unsupported media type',

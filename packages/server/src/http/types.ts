@@ -8,6 +8,8 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Pool } from 'pg';
+import type { RateLimit } from '../messaging/rate-limit.js';
+import type { SecretResolver } from '../secrets/resolve.js';
 
 /**
  * What a route needs from its caller. `public` routes skip authentication; every other route names
@@ -47,9 +49,13 @@ export interface AppOptions {
   publicUrl?: string;
   /** The deployment admin password accepted as a bearer value, when local admin is enabled. */
   adminPassword: string | null;
-  /** Where secret references of platform configs are resolved (the server's own environment). */
-  secretEnv: Record<string, string | undefined>;
+  /** Encrypts what the server keeps and must read back (org secrets): SVC_ENCRYPTION_KEY. */
+  encryptionKey: Buffer;
+  /** The one way any part of the server resolves a secret reference for an org (DESIGN.md section 6). */
+  secrets: SecretResolver;
   logger?: FastifyBaseLogger;
+  /** Messages each token may send (`SVC_MESSAGES_RATE_LIMIT`); `null`: no limit; absent: the default. */
+  messageRateLimit?: RateLimit | null;
   /** Check every answer against its response schema (tests, `SVC_VALIDATE_RESPONSES=1`). */
   validateResponses?: boolean;
   /** Largest JSON body accepted, in bytes. */

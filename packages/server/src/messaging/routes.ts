@@ -1,17 +1,37 @@
 import { createHash } from 'node:crypto';
 import { idSchema, messageAcceptedSchema, messageSchema, messageSendSchema } from '@svc/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { iso, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions, OrgRef } from '../http/types.js';
 import { enqueueMessage, getMessage, type MessageRow } from './queries.js';
+import { parseRateLimit, takeFromBudget } from './rate-limit.js';
 
 const tags = ['messages'];
 const auth = { auth: { scope: 'messages' as const, org: false } };
 const agentParams = z.object({ agentId: idSchema.describe('agentId') });
 
 export function messagingRoutes(options: AppOptions) {
+  const limit = options.messageRateLimit === undefined ? parseRateLimit(undefined) : options.messageRateLimit;
+  /**
+   * Each token's budget of messages (the admin password has one of its own): every message will
+   * cost a model call, so a leaked or looping client must not spend without bound. Checked after
+   * authentication and before the body is read.
+   */
+  async function rateLimited(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (!limit) return;
+    const key = `messages:${request.caller?.token?.id ?? 'admin_password'}`;
+    const outcome = await takeFromBudget(options.pool, limit, key);
+    if (outcome.allowed) return;
+    reply.header('retry-after', String(outcome.retryAfterSeconds));
+    throw new ProblemError(
+      429,
+      'rate_limited',
+      `this token may send ${limit.count} messages per ${limit.periodMs / 1000} s; retry in ${outcome.retryAfterSeconds} s`,
+    );
+  }
+
   /** The path carries no org: a token speaks for its own org; the admin password for `default`. */
   async function orgOfCaller(request: FastifyRequest): Promise<OrgRef> {
     const token = request.caller?.token;
@@ -39,6 +59,7 @@ export function messagingRoutes(options: AppOptions) {
       '/api/v1/agents/:agentId/messages',
       {
         config: auth,
+        onRequest: rateLimited,
         schema: {
           tags,
           operationId: 'sendMessage',
@@ -52,6 +73,7 @@ export function messagingRoutes(options: AppOptions) {
           response: {
             202: messageAcceptedSchema,
             422: problemResponses[400].describe('The Idempotency-Key was used with another body'),
+            429: problemResponses[400].describe("The token's message budget is spent; see Retry-After"),
             ...problemResponses,
           },
         },

@@ -1,19 +1,19 @@
 import { webhookPath } from '@svc/core';
 import pg from 'pg';
-import type { AppOptions } from '../http/types.js';
+import type { AppOptions, OrgRef } from '../http/types.js';
 
 /**
- * What `svc_platform_json` (migrations/003_answers.sql) needs to answer for a platform: the webhook
- * URL prefix, and the names of the variables this server can resolve. Read on every call: the
- * server resolves references from its environment at the moment it uses them.
+ * What `svc_platform_json` (migrations/004_secrets.sql) needs to answer for a platform: the webhook
+ * URL prefix, and the names this org may reference that resolve now. Read on every call: references
+ * resolve at the moment they are used, and secrets change.
  */
-export function platformAnswerContext(options: Pick<AppOptions, 'secretEnv' | 'basePath' | 'publicUrl'>): {
-  webhookBase: string;
-  setVars: string[];
-} {
+export async function platformAnswerContext(
+  options: Pick<AppOptions, 'secrets' | 'basePath' | 'publicUrl'>,
+  org: OrgRef,
+): Promise<{ webhookBase: string; setVars: string[] }> {
   return {
     webhookBase: `${options.publicUrl ?? ''}${options.basePath}${webhookPath('')}`,
-    setVars: Object.keys(options.secretEnv).filter((name) => options.secretEnv[name]),
+    setVars: [...(await options.secrets.available(org))],
   };
 }
 

@@ -4,6 +4,7 @@ import { orgOf } from '../auth/authenticate.js';
 import { orgParams, problemResponses, sendJsonText } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
+import { refuseReservedReferences } from '../secrets/reserved.js';
 import { platformAnswerContext } from './model.js';
 import { listPlatformsJson, putPlatform } from './queries.js';
 
@@ -27,11 +28,12 @@ export function platformRoutes(options: AppOptions) {
       },
       async (request, reply) => {
         const { id } = request.params;
+        const org = orgOf(request);
         const platforms = await listPlatformsJson(
           options.pool,
-          orgOf(request).id,
+          org.id,
           id,
-          platformAnswerContext(options),
+          await platformAnswerContext(options, org),
         );
         if (platforms === null) throw notFound(`agent "${id}"`);
         return sendJsonText(reply, `{"platforms":${platforms}}`);
@@ -62,7 +64,9 @@ export function platformRoutes(options: AppOptions) {
             409: problemResponses[400].describe(
               'The stable ID belongs to another agent or org, or names are missing',
             ),
-            422: problemResponses[400].describe('The stable ID does not match the body'),
+            422: problemResponses[400].describe(
+              'The stable ID does not match the body, or a reference names a reserved variable',
+            ),
             ...problemResponses,
           },
         },
@@ -79,11 +83,13 @@ export function platformRoutes(options: AppOptions) {
             [{ path: '/params/stableId', message: `expected "${expected}"` }],
           );
         }
+        refuseReservedReferences(config, '/body/config');
+        const org = orgOf(request);
         const outcome = await putPlatform(
           options.pool,
-          { orgId: orgOf(request).id, agentId: id, stableId },
+          { orgId: org.id, agentId: id, stableId },
           { type, name, config },
-          platformAnswerContext(options),
+          await platformAnswerContext(options, org),
         );
         if (outcome === 'agent_missing') throw notFound(`agent "${id}"`);
         const body = {
