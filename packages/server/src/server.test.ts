@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,10 +140,12 @@ describe('migrations', () => {
     const databaseUrl = await createTestDatabase();
     const pools = Array.from({ length: 5 }, () => new pg.Pool({ connectionString: databaseUrl, max: 2 }));
     try {
+      const files = (await readdir(new URL('../migrations/', import.meta.url))).sort();
+      expect(files.slice(0, 3)).toEqual(['001_init.sql', '002_messages.sql', '003_answers.sql']);
       const applied = await Promise.all(pools.map((pool) => migrate(pool)));
-      expect(applied.flat().sort()).toEqual(['001_init.sql', '002_messages.sql', '003_answers.sql']);
+      expect(applied.flat().sort()).toEqual(files);
       const { rows } = await pools[0]!.query('SELECT id FROM schema_migrations ORDER BY id');
-      expect(rows.map((r) => r.id)).toEqual(['001_init.sql', '002_messages.sql', '003_answers.sql']);
+      expect(rows.map((r) => r.id)).toEqual(files);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
     }
