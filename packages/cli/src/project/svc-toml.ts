@@ -115,13 +115,14 @@ export function readSvcToml(source: string, problems: ProjectProblem[]): TomlRes
     );
     return { agents: [], agentIds: null, models: readModels(ctx, converted), secrets: [], ctx };
   }
-  const { ctx, converted, locator } = tomlContext(source, parsed, problems);
-  reportUnstorableText(ctx, parsed);
   const doc = parsed;
+  const { ctx, converted, locator } = tomlContext(source, doc, problems);
+  reportUnstorableText(ctx, doc);
 
+  const agentIds = new Set<string>();
   const result: TomlResult = {
     agents: [],
-    agentIds: new Set(),
+    agentIds,
     models: readModels(ctx, converted),
     secrets: [],
     ctx,
@@ -132,7 +133,7 @@ export function readSvcToml(source: string, problems: ProjectProblem[]): TomlRes
     return result;
   }
   for (const [agentId, raw] of Object.entries(agents)) {
-    result.agentIds?.add(agentId);
+    agentIds.add(agentId);
     const agent = readAgent(ctx, agentId, raw, (converted.agents as Record<string, unknown>)[agentId]);
     if (agent) result.agents.push(agent);
     result.secrets.push(...secretUses(locator, agentId, raw));

@@ -29,11 +29,13 @@ export interface SessionFlags {
   context?: string;
 }
 
-/** How `svc secrets set --help` and the README put the rule below. */
-export const VALUE_SOURCES =
-  'The value comes from stdin when stdin is not a terminal (one trailing newline removed; empty is an error), ' +
-  'otherwise from the environment variable NAME, otherwise from a hidden prompt on the terminal. ' +
-  'It is never taken from a flag or an argument, and never printed.';
+/** The rule of `readValue`, as `svc secrets set --help` prints it (the README says the same). */
+export const VALUE_SOURCES = [
+  'The value comes from stdin when stdin is not a terminal (one trailing newline',
+  'removed; empty is an error), otherwise from the environment variable NAME,',
+  'otherwise from a hidden prompt on the terminal. It is never taken from a flag',
+  'or an argument, and never printed. In CI: printf \'%s\' "$NAME" | svc secrets set NAME',
+].join('\n');
 
 /** A name the server would refuse is refused here, before anything is read or sent. */
 function checkName(name: string): void {
