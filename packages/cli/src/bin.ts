@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { type ApplyFlags, applyCommand } from './apply/command.js';
-import { action, applyIo, terminalIo } from './io.js';
+import { action, applyIo, secretsIo, terminalIo } from './io.js';
+import { secretsList, secretsSet, secretsUnset, VALUE_SOURCES } from './secrets/command.js';
 import { DEFAULT_URL, link, login, logout, whoami } from './session/commands.js';
 
 const program = new Command('svc')
@@ -95,6 +96,41 @@ program
       process.exitCode = await applyCommand(options, applyIo(options.json ?? false));
     }),
   );
+
+const secrets = program
+  .command('secrets')
+  .description(
+    "the org's secrets: what references ($NAME) in the project resolve to, before the server's environment",
+  );
+
+secrets
+  .command('set')
+  .description('store a secret for the org (created, updated or unchanged); the value is never printed')
+  .argument('<NAME>', 'the name references use, e.g. OPENAI_API_KEY')
+  .option('--org <slug>', "org (default: the session's)")
+  .option('--url <url>', "server URL (default: the session's)")
+  .option('--context <name>', 'saved context to use')
+  .addHelpText('after', `\n${VALUE_SOURCES}\n\nExit codes: 0 stored, 1 any error (nothing stored).\n`)
+  .action(action('secrets set', (name: string, options) => secretsSet(name, options, secretsIo())));
+
+secrets
+  .command('list')
+  .description("list the org's secrets: names and update times, never values")
+  .option('--json', 'print {org, secrets: [{name, createdAt, updatedAt}]}')
+  .option('--org <slug>', "org (default: the session's)")
+  .option('--url <url>', "server URL (default: the session's)")
+  .option('--context <name>', 'saved context to use')
+  .action(action('secrets list', (options) => secretsList(options, terminalIo())));
+
+secrets
+  .command('unset')
+  .description('delete a secret of the org; references to it stop resolving at once')
+  .argument('<NAME>', 'the secret to delete')
+  .option('--org <slug>', "org (default: the session's)")
+  .option('--url <url>', "server URL (default: the session's)")
+  .option('--context <name>', 'saved context to use')
+  .addHelpText('after', '\nExit codes: 0 deleted, 1 any error (including no such secret).\n')
+  .action(action('secrets unset', (name: string, options) => secretsUnset(name, options, terminalIo())));
 
 const connector = program
   .command('connector')

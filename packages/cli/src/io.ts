@@ -1,5 +1,6 @@
 import { confirm, isCancel, password, text } from '@clack/prompts';
 import type { ApplyIo } from './apply/command.js';
+import type { SecretsIo } from './secrets/command.js';
 import type { Io } from './session/commands.js';
 
 /** The real terminal: prompts only when both stdin and stdout are TTYs and CI is not set. */
@@ -17,6 +18,22 @@ export function terminalIo(): Io {
       return answer;
     },
   };
+}
+
+/** The terminal for `svc secrets`: standard input is a value's source when it is not a terminal. */
+export function secretsIo(): SecretsIo {
+  return { ...terminalIo(), stdin: process.stdin.isTTY ? null : readStdin };
+}
+
+/** Standard input to its end, or to `limit` + 1 characters: enough to tell that it is too long. */
+async function readStdin(limit: number): Promise<string> {
+  let text = '';
+  process.stdin.setEncoding('utf8');
+  for await (const chunk of process.stdin) {
+    text += chunk;
+    if (text.length > limit) break;
+  }
+  return text.slice(0, limit + 1);
 }
 
 /** The terminal for `svc apply`: colour only on a TTY and never with NO_COLOR; prompts default to No. */

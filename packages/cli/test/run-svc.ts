@@ -7,13 +7,17 @@ const bin = join(root, 'packages/cli/src/bin.ts');
 
 export type SvcProcess = ChildProcess & { output: () => string };
 
-/** Runs the CLI from its sources, as `svc ...` would run the build; no stdin, so no TTY. */
-export function svc(args: string[], env: Record<string, string>, cwd = root): SvcProcess {
+/**
+ * Runs the CLI from its sources, as `svc ...` would run the build. Its stdin is no TTY: empty, or
+ * a pipe that `input` is written into.
+ */
+export function svc(args: string[], env: Record<string, string>, cwd = root, input?: string): SvcProcess {
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', bin, ...args], {
     cwd,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  child.stdin?.end(input);
   let output = '';
   child.stdout?.on('data', (c) => (output += c));
   child.stderr?.on('data', (c) => (output += c));

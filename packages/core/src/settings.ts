@@ -9,7 +9,8 @@ const domain = z
   .string()
   .max(253)
   .regex(/^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, {
-    message: 'must be a lowercase domain name such as "api.example.com" or "*.example.com"',
+    message:
+      'must be a lowercase domain name such as "api.example.com"; the wildcard form is "*.example.com"',
   });
 const shortText = z.string().min(1).max(200);
 const toolName = z

@@ -768,6 +768,22 @@ describe('svc apply: what is not a change', () => {
   });
 });
 
+describe('svc apply: a domain with a leading dot', () => {
+  it('is stored as its wildcard form, so the plan converges', async () => {
+    const ids = newIds();
+    const token = await newOrg(ids);
+    const files = edit(BASE, 'svc.toml', '"*.example.org"', '".example.org"');
+    const dir = await writeFiles(files, ids);
+    const first = await apply(dir, token, { org: ids.org, yes: true });
+    expect(first.code, first.err).toBe(0);
+    expect((await serverView(ids)).support.config.networkConfig.allowedDomains).toEqual([
+      'api.example.com',
+      '*.example.org',
+    ]);
+    expect(notNoop(await plan(dir, token, ids.org))).toEqual([]);
+  });
+});
+
 describe('svc apply: writes counted by the server', () => {
   it('a no-op re-apply adds zero writes; a plan takes at most 4 requests', async () => {
     const ids = newIds();

@@ -76,19 +76,20 @@ export function readBundle(file: string, source: string, problems: ProjectProble
     list.forEach((raw, i) => {
       const parsed = schema.safeParse(raw);
       if (!parsed.success) {
-        reportIssues(
-          ctx,
-          parsed.error.issues,
-          (p) => [kind, i, ...(p as (string | number)[])],
-          (p) => (p.length === 2 ? Object.keys(schema.shape) : []),
-        );
+        reportIssues(ctx, parsed.error.issues, (p) => [kind, i, ...(p as (string | number)[])], {
+          input: raw,
+          allowedKeys: (p) => (p.length === 2 ? Object.keys(schema.shape) : []),
+        });
       } else (into[kind] as Located<unknown>[]).push({ item: parsed.data, ctx, path: [kind, i] });
     });
   }
 }
 
-/** Checks that span bundles: unique slugs per kind, and watchers that name declared agents. */
-export function checkBundles(bundles: Bundles, agentIds: Set<string>): void {
+/**
+ * Checks that span bundles: unique slugs per kind, and watchers that name declared agents (unless
+ * `agentIds` is null: svc.toml could not be read, and its agents are unknown).
+ */
+export function checkBundles(bundles: Bundles, agentIds: Set<string> | null): void {
   for (const kind of Object.keys(KINDS) as Kind[]) {
     const seen = new Map<string, Located<{ slug: string }>>();
     for (const entry of bundles[kind] as Located<{ slug: string }>[]) {
@@ -106,6 +107,7 @@ export function checkBundles(bundles: Bundles, agentIds: Set<string>): void {
       );
     }
   }
+  if (!agentIds) return;
   for (const { item, ctx, path } of bundles.watchers) {
     if (!agentIds.has(item.agent)) {
       const known = [...agentIds].map((id) => `"${id}"`).join(', ');

@@ -2,6 +2,7 @@
 
 import type { idSchema } from '@svc/core';
 import { didYouMean, type ProjectProblem } from './problems.js';
+import { isTable } from './shape.js';
 import type { Position, TomlPath } from './toml-locator.js';
 
 /** zod's issue type, reached through a core schema: the CLI does not depend on zod itself. */
@@ -66,18 +67,20 @@ export function reportUnknownKey(ctx: Context, path: TomlPath, allowed: readonly
 
 /**
  * One problem per zod issue. `toPath` maps zod's path (relative to the value checked) to the path
- * in the file; `allowedKeys` gives the keys a table may have, for hints on unrecognized keys.
+ * in the file. `input`, the value checked, tells a missing key from a wrong one: zod words a missing
+ * enum or union member as "expected one of ...", which reads as if something had been written.
+ * `allowedKeys` gives the keys a table may have, for hints on unrecognized keys.
  */
 export function reportIssues(
   ctx: Context,
   issues: readonly Issue[],
   toPath: (path: readonly PropertyKey[]) => TomlPath,
-  allowedKeys: (path: TomlPath) => readonly string[] = () => [],
+  options: { input?: unknown; allowedKeys?: (path: TomlPath) => readonly string[] } = {},
 ): void {
   for (const issue of issues) {
     const path = toPath(issue.path);
     if (issue.code === 'unrecognized_keys') {
-      const allowed = allowedKeys(path);
+      const allowed = options.allowedKeys?.(path) ?? [];
       for (const key of issue.keys) {
         // No list of keys: the key is known but excluded by another value (`providers` with a pinned mode).
         if (allowed.length > 0) reportUnknownKey(ctx, [...path, key], allowed);
@@ -92,8 +95,22 @@ export function reportIssues(
       continue;
     }
     const where = path.length === 0 ? '' : `${renderPath(path)}: `;
-    report(ctx, path, 'value', `${where}${describe(issue)}`);
+    const missing = 'input' in options && isMissing(options.input, issue);
+    report(ctx, path, 'value', `${where}${missing ? 'is required' : describe(issue)}`);
   }
+}
+
+/** Whether the issue is about a key absent from a table that is there: a required key not written. */
+function isMissing(input: unknown, issue: Issue): boolean {
+  if (!['invalid_type', 'invalid_value', 'invalid_union'].includes(issue.code)) return false;
+  if (issue.path.length === 0) return input === undefined;
+  let parent = input;
+  for (const segment of issue.path.slice(0, -1)) {
+    if (parent === null || typeof parent !== 'object') return false;
+    parent = (parent as Record<PropertyKey, unknown>)[segment];
+  }
+  if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) return false;
+  return (parent as Record<PropertyKey, unknown>)[issue.path.at(-1) as PropertyKey] === undefined;
 }
 
 /** zod's default texts start with "Invalid input: ..."; ours read better after a path. */
@@ -103,16 +120,29 @@ function describe(issue: Issue): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
-/** The entries of `[[agents.<id>.<key>]]`; `null`, reported, when the key holds anything else. */
+/**
+ * The entries of `[[agents.<id>.<key>]]`; `null`, reported, when the key holds anything else.
+ * `entry` says what one entry holds, for the hint given to a table of tables keyed by name
+ * (`[agents.x.platforms.slack]`), the older layout of the same list.
+ */
 export function arrayOfTables(
   ctx: Context,
   at: (p: readonly PropertyKey[]) => TomlPath,
   key: string,
   value: unknown,
+  entry: string,
 ): unknown[] | null {
   if (value === undefined) return [];
   if (Array.isArray(value)) return value;
-  report(ctx, at([key]), 'value', `${key} must be an array of tables: [[agents.<id>.${key}]]`);
+  const path = renderPath(at([key]));
+  const keyed = isTable(value) && Object.values(value).every(isTable);
+  report(
+    ctx,
+    at([key]),
+    'value',
+    `${path} must be an array of tables: [[${path}]]`,
+    keyed ? `write each one as its own [[${path}]] table, ${entry}` : undefined,
+  );
   return null;
 }
 

@@ -5,6 +5,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { type AgentConfig, MARKDOWN_MAX_CHARS, settingSchemas } from '@svc/core';
 import { checkBundles, emptyBundles, readBundle, watcherAgentPositions } from './bundles.js';
 import { renderPath, report, unstorableText } from './issues.js';
+import { describeOutside, OUTSIDE_HINT, outsideProject, type ProjectRoot, projectRoot } from './paths.js';
 import { ProjectError, type ProjectProblem, sortProblems } from './problems.js';
 import { checkSecrets } from './secret-refs.js';
 import { readSvcToml, SVC_TOML, type TomlAgent, type TomlResult } from './svc-toml.js';
@@ -26,16 +27,22 @@ export async function loadProject(dir: string, env: Record<string, string | unde
     ]);
   }
   const toml = readSvcToml(source, problems);
-  if (!toml) throw new ProjectError(problems);
+  const root = await projectRoot(dir);
 
   const agents: ProjectAgent[] = [];
-  const texts = await mapLimit(toml.agents, 32, (agent) => readAgentFiles(dir, agent, toml, problems));
+  const texts = await mapLimit(toml.agents, 32, (agent) => readAgentFiles(root, agent, toml, problems));
   toml.agents.forEach((agent, i) => {
     const text = texts[i];
     if (text && agent.valid) agents.push(toProjectAgent(agent, text));
   });
   const bundles = emptyBundles();
   for (const model of toml.models) {
+    const outside = await outsideProject(root, resolve(dir, model.file));
+    if (outside) {
+      const message = `memory bundle "${model.file}" ${describeOutside(outside)}`;
+      report(toml.ctx, model.path, 'value', message, OUTSIDE_HINT);
+      continue;
+    }
     let unreadable = false;
     const bundleSource = await readReported(resolve(dir, model.file), (message) => {
       unreadable = true;
@@ -64,12 +71,21 @@ type TextSettings = Pick<AgentConfig, (typeof TEXT_SETTINGS)[number]>;
 
 /** A missing file is `null`: deleting `SOUL.md` must clear the setting, not leave the old text. */
 async function readAgentFiles(
-  dir: string,
+  root: ProjectRoot,
   agent: TomlAgent,
   toml: TomlResult,
   problems: ProjectProblem[],
 ): Promise<TextSettings | null> {
-  const folder = resolve(dir, agent.dir?.value ?? join('agents', agent.agentId));
+  const dir = root.dir;
+  const written = agent.dir?.value ?? join('agents', agent.agentId);
+  const folder = resolve(dir, written);
+  const outside = await outsideProject(root, folder);
+  if (outside) {
+    const path = agent.dir?.path ?? ['agents', agent.agentId];
+    const message = `${renderPath(path)}: folder "${written}" ${describeOutside(outside)}`;
+    report(toml.ctx, path, agent.dir ? 'value' : 'key', message, OUTSIDE_HINT);
+    return null;
+  }
   if (agent.dir && !(await isDirectory(folder))) {
     // A folder named explicitly but absent is a typo, not a request to clear all three files.
     report(
@@ -115,6 +131,13 @@ async function readAgentFiles(
         col: 1,
         message: `"${lookalike}" is not read: the file must be named exactly ${name}`,
       });
+      continue;
+    }
+    const link = present.has(name) ? await outsideProject(root, file) : null;
+    if (link) {
+      ok = false;
+      const message = `${name} ${describeOutside(link)}; it is not read`;
+      problems.push({ file: displayPath(dir, file), line: 1, col: 1, message });
       continue;
     }
     let unreadable = false;

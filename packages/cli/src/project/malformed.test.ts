@@ -35,7 +35,7 @@ describe('malformed svc.toml', () => {
     expect(lines(problems)).toEqual([
       'svc.toml:1:1: unknown key "agnts" at the top level (did you mean "agents"?)',
       'svc.toml:3:1: unknown key "nmae" in [agents.a] (did you mean "name"?)',
-      'svc.toml:4:1: agents.a.platforms[0].type: expected one of "team_chat"|"messenger"',
+      'svc.toml:4:1: agents.a.platforms[0].type: is required',
       'svc.toml:5:1: unknown key "typ" in [[agents.a.platforms]] (did you mean "type"?)',
       'svc.toml:8:28: unknown key "clientSecret" in [agents.a.skills.mcp.gh.oauth] (did you mean "client_secret"?)',
       'svc.toml:10:1: unknown key "max_input" in [agents.a.guardrails] (did you mean "max_input_chars"?)',
@@ -77,7 +77,7 @@ describe('malformed svc.toml', () => {
     const problems = await problemsOf(toml('agents.b = 1\n[agents.a.providers]\nkey = "openai"\n'));
     expect(lines(problems)).toEqual([
       'svc.toml:1:12: agents.b must be a table: [agents.b]',
-      'svc.toml:2:1: providers must be an array of tables: [[agents.<id>.providers]]',
+      'svc.toml:2:1: agents.a.providers must be an array of tables: [[agents.a.providers]]',
     ]);
   });
 

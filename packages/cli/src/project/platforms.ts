@@ -1,6 +1,6 @@
 /** `[[agents.<id>.platforms]]`: validated with core's platformPutSchema, keyed by stable ID. */
 
-import { platformPutSchema, stablePlatformId } from '@svc/core';
+import { PLATFORM_TYPES, platformPutSchema, stablePlatformId } from '@svc/core';
 import { arrayOfTables, type Context, report, reportIssues } from './issues.js';
 import type { TomlPath } from './toml-locator.js';
 import type { ProjectPlatform } from './types.js';
@@ -16,7 +16,13 @@ export function readPlatforms(
   at: (p: readonly PropertyKey[]) => TomlPath,
   value: unknown,
 ): LocatedPlatform[] | null {
-  const entries = arrayOfTables(ctx, at, 'platforms', value);
+  const entries = arrayOfTables(
+    ctx,
+    at,
+    'platforms',
+    value,
+    `with type = ${PLATFORM_TYPES.map((t) => `"${t}"`).join(' or ')} and its settings in config`,
+  );
   if (!entries) return null;
   const out: LocatedPlatform[] = [];
   let ok = true;
@@ -24,7 +30,7 @@ export function readPlatforms(
     const parsed = platformPutSchema.safeParse(entry);
     if (!parsed.success) {
       ok = false;
-      reportIssues(ctx, parsed.error.issues, (p) => at(['platforms', i, ...p]));
+      reportIssues(ctx, parsed.error.issues, (p) => at(['platforms', i, ...p]), { input: entry });
       continue;
     }
     const { type, name, config } = parsed.data;

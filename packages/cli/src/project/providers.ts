@@ -14,7 +14,7 @@ export function readProviders(
   at: (p: readonly PropertyKey[]) => TomlPath,
   value: unknown,
 ): ProjectProvider[] | null {
-  const entries = arrayOfTables(ctx, at, 'providers', value);
+  const entries = arrayOfTables(ctx, at, 'providers', value, 'with key and secret_ref');
   if (!entries) return null;
   const out: ProjectProvider[] = [];
   const seen = new Set<string>();
@@ -27,7 +27,7 @@ export function readProviders(
       continue;
     }
     const key = providerModelPreferencesSchema.keyType.safeParse(entry.key);
-    if (!key.success) reportIssues(ctx, key.error.issues, () => here('key'));
+    if (!key.success) reportIssues(ctx, key.error.issues, () => here('key'), { input: entry.key });
     const ref = entry.secret_ref;
     const refOk = typeof ref === 'string' && WHOLE_REFERENCE.test(ref);
     if (!refOk) {
@@ -35,8 +35,10 @@ export function readProviders(
         ctx,
         here('secret_ref'),
         'value',
-        `${renderPath(here('secret_ref'))}: must be a reference such as "$OPENAI_API_KEY"`,
-        'the value itself belongs in the environment, never in svc.toml',
+        `${renderPath(here('secret_ref'))}: ${ref === undefined ? 'is required' : 'must be a reference such as "$OPENAI_API_KEY"'}`,
+        ref === undefined
+          ? 'e.g. secret_ref = "$OPENAI_API_KEY", with the key itself in the environment'
+          : 'the value itself belongs in the environment, never in svc.toml',
       );
     }
     if (key.success && seen.has(key.data)) {

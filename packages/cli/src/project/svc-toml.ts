@@ -31,9 +31,28 @@ const AGENT_META = agentUpsertSchema.pick({ name: true, description: true });
 
 export const SVC_TOML = 'svc.toml';
 
+/**
+ * `.github.com` is how many projects write "github.com's subdomains" (it is Lobu's own form); the
+ * server takes only `*.github.com`. Rewritten here, the desired state holds what the server stores,
+ * so plans converge.
+ */
+function leadingDotDomains(network: unknown): unknown {
+  if (!isTable(network)) return network;
+  const wildcard = (list: unknown) =>
+    Array.isArray(list) ? list.map((d) => (typeof d === 'string' && /^\.[^.*]/.test(d) ? `*${d}` : d)) : list;
+  const out = { ...network };
+  for (const key of ['allowedDomains', 'deniedDomains']) if (key in out) out[key] = wildcard(out[key]);
+  return out;
+}
+
 /** Where each setting lives in an agent table once converted to core names (see shape.ts). */
-const TOML_SETTINGS: { key: SettingKey; at: string[]; wrap?: string }[] = [
-  { key: 'networkConfig', at: ['networkConfig'] },
+const TOML_SETTINGS: {
+  key: SettingKey;
+  at: string[];
+  wrap?: string;
+  normalise?: (value: unknown) => unknown;
+}[] = [
+  { key: 'networkConfig', at: ['networkConfig'], normalise: leadingDotDomains },
   { key: 'egressConfig', at: ['egressConfig'] },
   { key: 'nixConfig', at: ['nixConfig'] },
   { key: 'mcpServers', at: ['skills', 'mcpServers'] },
@@ -62,43 +81,48 @@ export interface TomlAgent {
 
 export interface TomlResult {
   agents: TomlAgent[];
-  /** Every agent named in svc.toml, valid or not, so that watchers are not blamed for its errors. */
-  agentIds: Set<string>;
+  /**
+   * Every agent named in svc.toml, valid or not, so that watchers are not blamed for its errors;
+   * `null` when svc.toml is not valid TOML and its agents are unknown.
+   */
+  agentIds: Set<string> | null;
   models: { file: string; path: TomlPath }[];
   secrets: SecretUse[];
   ctx: Context;
 }
 
-export function readSvcToml(source: string, problems: ProjectProblem[]): TomlResult | null {
-  let doc: Record<string, unknown>;
-  try {
-    doc = parse(source, { unsafeKeyBehaviour: 'throw' });
-  } catch (error) {
-    if (!(error instanceof TomlError)) throw error;
-    const message = (error.message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '');
+/**
+ * Reads svc.toml. Not valid TOML, it yields the syntax error and, when its `[memory]` table can still
+ * be read on its own, the bundles listed there: they are checked in the same run, not in the next.
+ */
+export function readSvcToml(source: string, problems: ProjectProblem[]): TomlResult {
+  const parsed = parseToml(source);
+  if (parsed instanceof TomlError) {
+    const message = (parsed.message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '');
     problems.push({
       file: SVC_TOML,
-      line: error.line,
-      col: error.column,
+      line: parsed.line,
+      col: parsed.column,
       message: `invalid TOML: ${message}`,
     });
-    return null;
+    const memory = memoryTableOnly(source);
+    const doc = memory === null ? null : parseToml(memory);
+    // No [memory] table, or the syntax error is in it: an empty document, no bundles to check.
+    const { ctx, converted } = tomlContext(
+      memory ?? '',
+      doc instanceof TomlError ? {} : (doc ?? {}),
+      problems,
+    );
+    return { agents: [], agentIds: null, models: readModels(ctx, converted), secrets: [], ctx };
   }
-  const locator = new TomlLocator(source);
-  const ctx: Context = {
-    file: SVC_TOML,
-    syntax: 'toml',
-    locate: (path, at) => locator.locate(path, at),
-    problems,
-  };
-  const unknown: UnknownKey[] = [];
-  const converted = convert(doc, projectShape, [], unknown) as Record<string, unknown>;
-  for (const u of unknown) reportUnknownKey(ctx, u.path, u.allowed);
+  const doc = parsed;
+  const { ctx, converted, locator } = tomlContext(source, doc, problems);
   reportUnstorableText(ctx, doc);
 
+  const agentIds = new Set<string>();
   const result: TomlResult = {
     agents: [],
-    agentIds: new Set(),
+    agentIds,
     models: readModels(ctx, converted),
     secrets: [],
     ctx,
@@ -109,13 +133,54 @@ export function readSvcToml(source: string, problems: ProjectProblem[]): TomlRes
     return result;
   }
   for (const [agentId, raw] of Object.entries(agents)) {
-    result.agentIds.add(agentId);
+    agentIds.add(agentId);
     const agent = readAgent(ctx, agentId, raw, (converted.agents as Record<string, unknown>)[agentId]);
     if (agent) result.agents.push(agent);
     result.secrets.push(...secretUses(locator, agentId, raw));
   }
   checkPlatformIds(ctx, result.agents);
   return result;
+}
+
+function parseToml(source: string): Record<string, unknown> | TomlError {
+  try {
+    return parse(source, { unsafeKeyBehaviour: 'throw' });
+  } catch (error) {
+    if (error instanceof TomlError) return error;
+    throw error;
+  }
+}
+
+/** Positions for a parsed document, its keys under their core names, and its unknown keys reported. */
+function tomlContext(source: string, doc: Record<string, unknown>, problems: ProjectProblem[]) {
+  const locator = new TomlLocator(source);
+  const ctx: Context = {
+    file: SVC_TOML,
+    syntax: 'toml',
+    locate: (path, at) => locator.locate(path, at),
+    problems,
+  };
+  const unknown: UnknownKey[] = [];
+  const converted = convert(doc, projectShape, [], unknown) as Record<string, unknown>;
+  for (const u of unknown) reportUnknownKey(ctx, u.path, u.allowed);
+  return { ctx, converted, locator };
+}
+
+/**
+ * svc.toml with every line outside its `[memory]` table blanked, so that positions stay those of
+ * the whole file; null without such a table.
+ */
+function memoryTableOnly(source: string): string | null {
+  let inMemory = false;
+  let found = false;
+  const lines = source.split('\n').map((line) => {
+    if (/^\s*\[/.test(line)) {
+      inMemory = /^\s*\[\s*memory\s*\]\s*(#.*)?\r?$/.test(line);
+      found ||= inMemory;
+    }
+    return inMemory ? line : '';
+  });
+  return found ? lines.join('\n') : null;
 }
 
 function readModels(ctx: Context, converted: Record<string, unknown>): TomlResult['models'] {
@@ -156,8 +221,9 @@ function readAgent(ctx: Context, agentId: string, raw: unknown, conv: unknown): 
     report(ctx, base, 'value', `agents.${renderPath([agentId])} must be a table: [agents.${agentId}]`);
     return null;
   }
-  const meta = AGENT_META.safeParse({ name: conv.name ?? agentId, description: conv.description });
-  if (!meta.success) reportIssues(ctx, meta.error.issues, at);
+  const metaInput = { name: conv.name ?? agentId, description: conv.description };
+  const meta = AGENT_META.safeParse(metaInput);
+  if (!meta.success) reportIssues(ctx, meta.error.issues, at, { input: metaInput });
   let dir: TomlAgent['dir'];
   if (conv.dir !== undefined) {
     if (typeof conv.dir === 'string' && conv.dir !== '') dir = { value: conv.dir, path: at(['dir']) };
@@ -173,13 +239,14 @@ function readAgent(ctx: Context, agentId: string, raw: unknown, conv: unknown): 
       config[setting.key] = null; // absent from the file: applying clears it
       continue;
     }
-    const value = setting.wrap ? { [setting.wrap]: found } : found;
+    const normalised = setting.normalise ? setting.normalise(found) : found;
+    const value = setting.wrap ? { [setting.wrap]: normalised } : normalised;
     const parsed = settingSchemas[setting.key].safeParse(value);
     if (parsed.success) config[setting.key] = parsed.data;
     else {
       valid = false;
       const toCore = (p: readonly PropertyKey[]) => [...setting.at, ...(setting.wrap ? p.slice(1) : p)];
-      reportIssues(ctx, parsed.error.issues, (p) => at(toCore(p)));
+      reportIssues(ctx, parsed.error.issues, (p) => at(toCore(p)), { input: value });
     }
   }
   return {

@@ -117,4 +117,12 @@ describe('TomlLocator', () => {
     expect(l.locate(['ab'])).toEqual({ line: 1, col: 1 });
     expect(l.locate(['t', 'k'], 'value')).toEqual({ line: 3, col: 5 });
   });
+
+  it('places a table that only headers imply at its first header, and prefers one written out', () => {
+    const l = locator('a = 1\n\n[agents.x.platforms.slack]\nk = 1\n[agents.x]\nname = "X"\n');
+    expect(l.locate(['agents', 'x', 'platforms'])).toEqual({ line: 3, col: 1 });
+    expect(l.locate(['agents', 'x', 'platforms', 'missing'], 'value')).toEqual({ line: 3, col: 1 });
+    expect(l.locate(['agents', 'x'])).toEqual({ line: 5, col: 1 });
+    expect(l.has(['agents', 'x', 'platforms'])).toBe(false);
+  });
 });

@@ -21,6 +21,8 @@ const pathId = (path: TomlPath) => JSON.stringify(path.map(String));
 
 export class TomlLocator {
   private readonly entries = new Map<string, Entry>();
+  /** Tables that only headers imply: `[a.b.c]` creates `a.b` without writing it anywhere. */
+  private readonly implied = new Map<string, Entry>();
 
   constructor(source: string) {
     const lineStarts = [0];
@@ -35,22 +37,25 @@ export class TomlLocator {
       }
       return { line: low + 1, col: offset - (lineStarts[low] as number) + 1 };
     };
-    new Scanner(source, (path, keyOffset, valueOffset) => {
-      const id = pathId(path);
-      // The first mention wins: `[a.b]` after `a.b.c = 1` should still point at where `a.b` began.
-      if (!this.entries.has(id)) {
-        this.entries.set(id, { key: toPosition(keyOffset), value: toPosition(valueOffset) });
-      }
-    }).run();
+    const recorder =
+      (into: Map<string, Entry>): Record_ =>
+      (path, keyOffset, valueOffset) => {
+        const id = pathId(path);
+        // The first mention wins: `[a.b]` after `a.b.c = 1` should still point at where `a.b` began.
+        if (!into.has(id)) into.set(id, { key: toPosition(keyOffset), value: toPosition(valueOffset) });
+      };
+    new Scanner(source, recorder(this.entries), recorder(this.implied)).run();
   }
 
   /**
    * The position of `path`'s key (or of its value), or of its nearest written ancestor when the path
-   * itself is not in the text (a key that is missing, an implicit table); line 1 column 1 at worst.
+   * itself is not in the text (a key that is missing); line 1 column 1 at worst. A table that only
+   * headers imply is at the first header below it: `[agents.x.platforms.slack]` for `agents.x.platforms`.
    */
   locate(path: TomlPath, at: 'key' | 'value' = 'key'): Position {
     for (let n = path.length; n > 0; n--) {
-      const entry = this.entries.get(pathId(path.slice(0, n)));
+      const id = pathId(path.slice(0, n));
+      const entry = this.entries.get(id) ?? this.implied.get(id);
       if (entry) return n === path.length ? entry[at] : entry.key;
     }
     return { line: 1, col: 1 };
@@ -75,6 +80,7 @@ class Scanner {
   constructor(
     private readonly s: string,
     private readonly record: Record_,
+    private readonly imply: Record_,
   ) {}
 
   run(): void {
@@ -96,6 +102,7 @@ class Scanner {
     const keys = this.keys();
     this.i += isArray ? 2 : 1;
     const path = this.resolve(keys);
+    for (let n = 1; n < path.length; n++) this.imply(path.slice(0, n), start, start);
     this.record(path, start, start);
     if (isArray) {
       const id = pathId(path);
