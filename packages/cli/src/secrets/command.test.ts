@@ -108,6 +108,12 @@ describe('svc secrets set', () => {
     expect(await stored('ENV_KEY')).toBe(CANARY);
   });
 
+  it('takes the environment variable when stdin is empty but not a terminal, as in CI', async () => {
+    const session = io({ env: { CI_KEY: CANARY }, stdin: '' });
+    await secretsSet('CI_KEY', {}, session);
+    expect(session.lines).toEqual(['created secret CI_KEY in org default']);
+  });
+
   it('prefers stdin to the environment variable when both are there', async () => {
     await secretsSet('BOTH_KEY', {}, io({ env: { BOTH_KEY: 'from-env' }, stdin: CANARY }));
     expect(await stored('BOTH_KEY')).toBe(CANARY);
@@ -123,7 +129,7 @@ describe('svc secrets set', () => {
   it('refuses an empty stdin, an empty variable and no source at all, sending nothing', async () => {
     const before = proxy.requests.length;
     expect(await failure(() => secretsSet('EMPTY_KEY', {}, io({ stdin: '\n' })))).toMatch(
-      /^stdin is empty: nothing to store/,
+      /^stdin is empty and the environment variable EMPTY_KEY is not set: nothing to store/,
     );
     expect(
       await failure(() => secretsSet('EMPTY_KEY', {}, io({ env: { EMPTY_KEY: '' }, stdin: null }))),
@@ -259,7 +265,7 @@ describe('svc secrets, as a process', () => {
     );
     const empty = svc(['secrets', 'set', 'EMPTY_PROCESS_KEY'], env(), undefined, '');
     expect(await exited(empty)).toBe(1);
-    expect(empty.output()).toMatch(/^svc secrets set: stdin is empty: nothing to store/);
+    expect(empty.output()).toMatch(/^svc secrets set: stdin is empty and the environment variable EMPTY_PROCESS_KEY is not set/);
     expect(proxy.requests.length).toBe(from);
   });
 
@@ -267,7 +273,7 @@ describe('svc secrets, as a process', () => {
     const help = svc(['secrets', 'set', '--help'], {});
     expect(await exited(help)).toBe(0);
     const text = help.output().replace(/\s+/g, ' ');
-    expect(text).toContain('The value comes from stdin when stdin is not a terminal');
+    expect(text).toContain('The value comes from stdin when something is piped in');
     expect(text).toContain('never taken from a flag or an argument');
     expect(text).toContain('Exit codes: 0 stored, 1 any error');
   });

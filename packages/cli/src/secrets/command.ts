@@ -31,10 +31,10 @@ export interface SessionFlags {
 
 /** The rule of `readValue`, as `svc secrets set --help` prints it (the README says the same). */
 export const VALUE_SOURCES = [
-  'The value comes from stdin when stdin is not a terminal (one trailing newline',
-  'removed; empty is an error), otherwise from the environment variable NAME,',
-  'otherwise from a hidden prompt on the terminal. It is never taken from a flag',
-  'or an argument, and never printed. In CI: printf \'%s\' "$NAME" | svc secrets set NAME',
+  'The value comes from stdin when something is piped in (one trailing newline',
+  'removed), otherwise from the environment variable NAME, otherwise from a hidden',
+  'prompt on the terminal. It is never taken from a flag or an argument, and never',
+  'printed. In CI: NAME=... svc secrets set NAME </dev/null, or pipe the value in.',
 ].join('\n');
 
 /** A name the server would refuse is refused here, before anything is read or sent. */
@@ -52,19 +52,21 @@ function checkName(name: string): void {
 async function readValue(name: string, io: SecretsIo): Promise<string> {
   let value: string;
   let from: string;
-  if (io.stdin) {
-    value = (await io.stdin(SECRET_VALUE_MAX_CHARS + 2)).replace(/\r?\n$/, '');
+  // An empty stdin that is not a terminal is what CI gives (/dev/null, a closed pipe): the
+  // environment variable is then the source, as it is on a terminal.
+  const piped = io.stdin ? (await io.stdin(SECRET_VALUE_MAX_CHARS + 2)).replace(/\r?\n$/, '') : '';
+  if (piped !== '') {
+    value = piped;
     from = 'stdin';
-    if (value === '') {
-      throw new Error(
-        `stdin is empty: nothing to store. Pipe the value in (printf '%s' "$${name}" | svc secrets set ${name}), ` +
-          `or run from a terminal to use the environment variable ${name} or a prompt`,
-      );
-    }
   } else if (io.env[name] !== undefined) {
     value = io.env[name] as string;
     from = `the environment variable ${name}`;
     if (value === '') throw new Error(`the environment variable ${name} is empty: nothing to store`);
+  } else if (io.stdin) {
+    throw new Error(
+      `stdin is empty and the environment variable ${name} is not set: nothing to store. ` +
+        `Pipe the value in (printf '%s' "$VALUE" | svc secrets set ${name}) or set ${name}`,
+    );
   } else if (io.interactive) {
     value = await io.ask(`Value of ${name}`, { secret: true });
     from = 'the prompt';
