@@ -130,6 +130,7 @@ export function agentRoutes(options: AppOptions) {
           response: {
             200: z.object({ result: z.enum(['updated', 'unchanged']), agent: agentSchema }),
             201: z.object({ result: z.literal('created'), agent: agentSchema }),
+            422: problemResponse('A provider references a variable reserved for the server'),
             ...problemResponses,
           },
         },
@@ -228,6 +229,7 @@ export function agentRoutes(options: AppOptions) {
                 .array(z.enum(SETTING_KEYS as [string, ...string[]]))
                 .describe('settings this call changed'),
             }),
+            422: problemResponse('An MCP server references a variable reserved for the server'),
             ...problemResponses,
           },
         },

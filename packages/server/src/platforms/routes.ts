@@ -62,7 +62,9 @@ export function platformRoutes(options: AppOptions) {
               restartsWorker: z.boolean(),
             }),
             409: problemResponse('The stable ID belongs to another agent or org, or names are missing'),
-            422: problemResponse('The stable ID does not match the body, or a reference names a reserved variable'),
+            422: problemResponse(
+              'The stable ID does not match the body, or a reference names a reserved variable',
+            ),
             ...problemResponses,
           },
         },
