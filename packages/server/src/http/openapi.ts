@@ -9,8 +9,7 @@ const SCHEMA_REF = '#/components/schemas/';
 
 /**
  * Problems that the framework, authentication or the error handler send whatever the route
- * declares: a route's own declarations take precedence. (No route limits request rates yet; a 429
- * belongs here once one does.)
+ * declares; a route's own declarations (its 404, 409, 422, a rate limit's 429) take precedence.
  */
 function answersOfEveryRoute(route: RouteOptions, schema: FastifySchema) {
   const isPublic = route.config?.auth === 'public';
