@@ -91,7 +91,11 @@ const configValue: z.ZodType<ConfigValue> = z
       z.record(z.string().max(200), configValue),
     ]),
   )
-  .meta({ id: 'PlatformConfigValue' }); // a named component: recursive schemas need a $ref target
+  // A named component: recursive schemas need a $ref target.
+  .meta({
+    id: 'PlatformConfigValue',
+    description: 'A string, number, boolean or null, or a list or table of such values, nested to any depth',
+  });
 export const platformConfigSchema = z.record(z.string().min(1).max(200), configValue);
 
 /** A name that slugifies to nothing would vanish from the stable ID (DESIGN.md section 5). */

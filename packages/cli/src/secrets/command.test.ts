@@ -265,7 +265,9 @@ describe('svc secrets, as a process', () => {
     );
     const empty = svc(['secrets', 'set', 'EMPTY_PROCESS_KEY'], env(), undefined, '');
     expect(await exited(empty)).toBe(1);
-    expect(empty.output()).toMatch(/^svc secrets set: stdin is empty and the environment variable EMPTY_PROCESS_KEY is not set/);
+    expect(empty.output()).toMatch(
+      /^svc secrets set: stdin is empty and the environment variable EMPTY_PROCESS_KEY is not set/,
+    );
     expect(proxy.requests.length).toBe(from);
   });
 

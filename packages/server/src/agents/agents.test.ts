@@ -57,6 +57,35 @@ describe('agents', () => {
     const bare = await server.call('GET', '/api/default/agents');
     expect(bare.body.agents[0].config).toBeUndefined();
   });
+
+  it('takes include as a repeated parameter (what generated clients send) or as a comma list', async () => {
+    const cfgOf = async (query: string) => {
+      const res = await server.call('GET', `/api/default/agents${query}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.agents.find((a: { agentId: string }) => a.agentId === 'cfg');
+    };
+    const both = { config: expect.any(Object), platforms: [] };
+    expect(await cfgOf('?include=config&include=platforms')).toMatchObject(both);
+    expect(await cfgOf('?include=config,platforms')).toMatchObject(both);
+    expect(await cfgOf('?include=platforms,config&include=config')).toMatchObject(both);
+    const configOnly = await cfgOf('?include=config');
+    expect(configOnly.config.nixConfig).toEqual({ packages: ['jq'] });
+    expect(configOnly.platforms).toBeUndefined();
+    const one = await server.call('GET', '/api/default/agents/cfg?include=platforms');
+    expect(one.body.agent).toMatchObject({ platforms: [] });
+    expect(one.body.agent.config).toBeUndefined();
+
+    for (const query of ['?include=config&include=secrets', '?include=config,secrets']) {
+      const bad = await server.call('GET', `/api/default/agents${query}`);
+      expect(bad.status, query).toBe(400);
+      expect(bad.headers.get('content-type')).toBe('application/problem+json');
+      expect(bad.body.errors).toEqual([
+        { path: '/querystring/include/1', message: expect.stringContaining('"config"|"platforms"') },
+      ]);
+    }
+    const empty = await server.call('GET', '/api/default/agents?include=');
+    expect(empty.status).toBe(400);
+  });
 });
 
 describe('agent providers', () => {

@@ -8,11 +8,12 @@ import {
   mutationResultSchema,
   SETTING_KEYS,
 } from '@svc/core';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { upsert } from '../db/upsert.js';
 import { checkSettingTargets } from '../egress/setting-targets.js';
-import { iso, orgParams, problemResponses, sendJsonText } from '../http/common.js';
+import { iso, orgParams, problemResponse, problemResponses, sendJsonText } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import { platformAnswerContext } from '../platforms/model.js';
@@ -23,15 +24,27 @@ import { type AgentRow, listAgentsJson, patchConfig, UPSERT_AGENT } from './quer
 
 const tags = ['agents'];
 const agentParams = orgParams.extend({ id: idSchema.describe('agentId') });
-const includeQuery = z.strictObject({
-  include: z
-    .string()
-    .regex(/^(config|platforms)(,(config|platforms))*$/, {
-      message: 'must be a comma-separated list of config, platforms',
-    })
-    .optional()
-    .describe('config, platforms or both, comma-separated'),
-});
+const includeQuery = z
+  .strictObject({
+    include: z
+      .array(z.enum(['config', 'platforms']))
+      .optional()
+      .describe(
+        'what to add to each agent: `include=config&include=platforms`, or `include=config,platforms`',
+      ),
+  })
+  .meta({ style: 'form', explode: true });
+
+/**
+ * The comma form (`include=config,platforms`, what the CLI sends) and a single value become the
+ * list that the schema checks; the repeated form already arrives as one.
+ */
+async function includeAsList(request: FastifyRequest): Promise<void> {
+  const query = request.query as { include?: unknown };
+  if (query.include !== undefined) {
+    query.include = [query.include].flat().flatMap((value) => String(value).split(','));
+  }
+}
 const configAnswer = z.object({ agentId: z.string(), config: agentConfigSchema, updatedAt: z.string() });
 
 export function agentRoutes(options: AppOptions) {
@@ -43,8 +56,8 @@ export function agentRoutes(options: AppOptions) {
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   });
-  const includes = (include: string | undefined) => {
-    const parts = new Set(include?.split(','));
+  const includes = (include: string[] | undefined) => {
+    const parts = new Set(include);
     return { config: parts.has('config'), platforms: parts.has('platforms') };
   };
 
@@ -53,6 +66,7 @@ export function agentRoutes(options: AppOptions) {
       '/api/:org/agents',
       {
         config: { auth: { scope: 'read', org: true } },
+        preValidation: includeAsList,
         schema: {
           tags,
           operationId: 'listAgents',
@@ -79,6 +93,7 @@ export function agentRoutes(options: AppOptions) {
       '/api/:org/agents/:id',
       {
         config: { auth: { scope: 'read', org: true } },
+        preValidation: includeAsList,
         schema: {
           tags,
           operationId: 'getAgent',
@@ -116,7 +131,7 @@ export function agentRoutes(options: AppOptions) {
           response: {
             200: z.object({ result: z.enum(['updated', 'unchanged']), agent: agentSchema }),
             201: z.object({ result: z.literal('created'), agent: agentSchema }),
-            422: problemResponses[400].describe('A provider references a reserved variable'),
+            422: problemResponse('A provider references a variable reserved for the server'),
             ...problemResponses,
           },
         },
@@ -149,7 +164,7 @@ export function agentRoutes(options: AppOptions) {
           params: agentParams,
           response: {
             200: z.object({ result: z.literal('deleted'), agentId: z.string() }),
-            409: problemResponses[400].describe('A watcher still names this agent'),
+            409: problemResponse('A watcher still names this agent'),
             ...problemResponses,
           },
         },
@@ -215,8 +230,8 @@ export function agentRoutes(options: AppOptions) {
                 .array(z.enum(SETTING_KEYS as [string, ...string[]]))
                 .describe('settings this call changed'),
             }),
-            422: problemResponses[400].describe(
-              'A reference names a reserved variable, or a target the deployment does not allow',
+            422: problemResponse(
+              'A reference names a variable reserved for the server, or a target the deployment does not allow',
             ),
             ...problemResponses,
           },

@@ -1,6 +1,6 @@
 import { scopeSchema, tokenCreateSchema, tokenSchema } from '@svc/core';
 import { z } from 'zod';
-import { iso, isoOrNull, orgParams, problemResponses } from '../http/common.js';
+import { iso, isoOrNull, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import { orgOf } from './authenticate.js';
@@ -84,7 +84,7 @@ export function tokenRoutes(options: AppOptions, tokens: TokenLookup) {
               token: tokenSchema,
               secret: z.string().describe('the bearer value; shown once, stored only as a hash'),
             }),
-            409: problemResponses[400].describe('An active token has this name'),
+            409: problemResponse('An active token has this name'),
             ...problemResponses,
           },
         },

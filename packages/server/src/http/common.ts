@@ -2,12 +2,21 @@ import { problemSchema } from '@svc/core';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 
+/** One named component, so that a generated client has one problem type to narrow errors to. */
+const problem = problemSchema.meta({ id: 'Problem' });
+
+/** A documented error answer: always `application/problem+json`, as `sendProblem` sends it. */
+export const problemResponse = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: problem } },
+});
+
 /** Problem answers documented on every route (the error handler sends them). */
 export const problemResponses = {
-  400: problemSchema.describe('The request is not valid'),
-  401: problemSchema.describe('Missing or bad credentials'),
-  403: problemSchema.describe('The credentials lack the needed scope'),
-  404: problemSchema.describe('No such resource in this org'),
+  400: problemResponse('The request is not valid'),
+  401: problemResponse('Missing or bad credentials'),
+  403: problemResponse('The credentials lack the needed scope'),
+  404: problemResponse('No such resource in this org'),
 };
 
 export const orgParams = z.object({ org: z.string().max(100).describe('org slug') });

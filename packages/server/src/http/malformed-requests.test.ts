@@ -673,7 +673,7 @@ const cases: Case[] = [
     path: `${AGENTS}?include=config,secrets`,
     status: 400,
     code: 'validation_failed',
-    errorPath: '/querystring/include',
+    errorPath: '/querystring/include/1',
   },
   {
     name: 'unknown query parameter',

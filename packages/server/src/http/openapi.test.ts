@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { PROBLEM_CODES } from '@svc/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 
@@ -36,9 +37,12 @@ describe.each([
       const operation = doc.paths[path]?.[route.method.toLowerCase()];
       expect(operation, `${route.method} ${path}`).toBeDefined();
       expect(operation.operationId, `${route.method} ${path}`).toBeTruthy();
-      if (route.auth !== 'public') {
+      if (route.auth === 'public') {
+        expect(operation.security, `${route.method} ${path}`).toEqual([]);
+      } else {
         expect(operation.security, `${route.method} ${path}`).toEqual([{ bearerAuth: [] }]);
         expect(operation.responses['401'], `${route.method} ${path}`).toBeDefined();
+        expect(operation.responses['503'], `${route.method} ${path}`).toBeDefined();
       }
       if (['POST', 'PUT', 'PATCH'].includes(route.method)) {
         expect(
@@ -48,6 +52,69 @@ describe.each([
       }
     }
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    for (const path of ['/healthz', '/readyz', '/metrics']) {
+      expect(doc.paths[path].get.security, path).toEqual([]);
+    }
+  });
+
+  it('declares every error answer as application/problem+json with the one Problem schema', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods as Record<string, any>).map(([method, operation]) => ({
+        where: `${method.toUpperCase()} ${path}`,
+        operation,
+      })),
+    );
+    for (const { where, operation } of operations) {
+      const statuses = Object.keys(operation.responses);
+      expect(statuses, where).toContain('500');
+      if (operation.requestBody) expect(statuses, where).toEqual(expect.arrayContaining(['413', '415']));
+      for (const status of statuses.filter((s) => !s.startsWith('2'))) {
+        expect(operation.responses[status].content, `${where} ${status}`).toEqual({
+          'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+        });
+      }
+    }
+    expect(doc.components.schemas.Problem).toMatchObject({
+      type: 'object',
+      required: ['type', 'title', 'status', 'detail', 'code'],
+      properties: { code: { enum: [...PROBLEM_CODES] } },
+    });
+  });
+
+  it('declares what /readyz and /metrics answer', () => {
+    expect(Object.keys(doc.paths['/readyz'].get.responses).sort()).toEqual(['200', '500', '503']);
+    expect(doc.paths['/metrics'].get.responses['200'].content).toEqual({
+      'text/plain': { schema: { type: 'string' } },
+    });
+  });
+
+  it('describes include as a list of config and platforms', () => {
+    for (const path of ['/api/{org}/agents', '/api/{org}/agents/{id}']) {
+      const include = doc.paths[path].get.parameters.find((p: { name: string }) => p.name === 'include');
+      expect(include, path).toMatchObject({
+        in: 'query',
+        required: false,
+        style: 'form',
+        explode: true,
+        schema: { type: 'array', items: { type: 'string', enum: ['config', 'platforms'] } },
+      });
+    }
+  });
+
+  it('has only components that operations use, none of them referring to itself', () => {
+    const text = JSON.stringify(doc.paths);
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      const ref = `"#/components/schemas/${name}"`;
+      expect(JSON.stringify(schema), name).not.toContain(ref);
+      expect(text, name).toContain(ref);
+    }
+    // What a generated client needs to accept an ordinary table such as {bot_token, channel}.
+    expect(doc.components.schemas.PlatformConfigValueInput.anyOf).toContainEqual({
+      type: 'object',
+      propertyNames: { type: 'string', maxLength: 200 },
+      additionalProperties: {},
+    });
   });
 
   it('names the mount prefix as its server and keeps it out of the paths', () => {

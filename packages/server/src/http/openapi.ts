@@ -1,7 +1,66 @@
 import fastifySwagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
+import type { FastifySchema, RouteOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { problemResponse } from './common.js';
 import type { App, AppOptions } from './types.js';
+
+const SCHEMA_REF = '#/components/schemas/';
+
+/**
+ * Problems that the framework, authentication or the error handler send whatever the route
+ * declares; a route's own declarations (its 404, 409, 422, a rate limit's 429) take precedence.
+ */
+function answersOfEveryRoute(route: RouteOptions, schema: FastifySchema) {
+  const isPublic = route.config?.auth === 'public';
+  return {
+    ...(schema.body
+      ? {
+          413: problemResponse('The body is larger than the limit'),
+          415: problemResponse('The body is not `application/json`'),
+        }
+      : {}),
+    500: problemResponse('The server failed; the error is in its log'),
+    // Authentication looks tokens up in the database; public routes declare their own.
+    ...(isPublic ? {} : { 503: problemResponse('The database is unreachable; try again shortly') }),
+  };
+}
+
+type Schemas = Record<string, unknown>;
+
+/** Replaces every `{$ref: <target>}` inside `value` with `{}` (any value). */
+function withoutRef(value: unknown, target: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => withoutRef(v, target));
+  if (value === null || typeof value !== 'object') return value;
+  if ((value as { $ref?: unknown }).$ref === target) return {};
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutRef(v, target)]));
+}
+
+/**
+ * A union that refers to itself (a config value is a list or table of config values) cannot be a
+ * TypeScript type alias, so openapi-typescript's output does not compile and a generated client
+ * refuses every platform config. The document describes one level and leaves deeper values open;
+ * the server still checks every level.
+ */
+function withoutSelfReferences(schemas: Schemas): Schemas {
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [name, withoutRef(schema, `${SCHEMA_REF}${name}`)]),
+  );
+}
+
+/** Only the components that some operation refers to, directly or through another component. */
+function referencedOnly(schemas: Schemas, paths: unknown): Schemas {
+  const refsIn = (value: unknown) =>
+    [...JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1] as string);
+  const kept = new Set<string>();
+  const pending = refsIn(paths);
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (kept.has(name) || !(name in schemas)) continue;
+    kept.add(name);
+    pending.push(...refsIn(schemas[name]));
+  }
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => kept.has(name)));
+}
 
 /**
  * The route schemas are the document. Registered before the routes so that it sees each one; the
@@ -19,6 +78,8 @@ export async function registerOpenApi(app: App, options: AppOptions): Promise<vo
           'Every error is `application/problem+json` with a stable `code`.',
       },
       servers: [{ url: options.basePath || '/' }],
+      // Every operation also says so itself: the public ones with `security: []`.
+      security: [{ bearerAuth: [] }],
       components: {
         securitySchemes: {
           bearerAuth: {
@@ -39,14 +100,36 @@ export async function registerOpenApi(app: App, options: AppOptions): Promise<vo
       ],
     },
     transform: (input) => {
-      const out = jsonSchemaTransform(input);
-      const auth = input.route.config?.auth;
-      if (auth !== undefined && auth !== 'public') {
-        (out.schema as Record<string, unknown>).security = [{ bearerAuth: [] }];
+      const { schema, route } = input;
+      const documented = schema && !schema.hide;
+      const out = jsonSchemaTransform(
+        documented
+          ? {
+              ...input,
+              schema: {
+                ...schema,
+                response: { ...answersOfEveryRoute(route, schema), ...(schema.response as object) },
+              },
+            }
+          : input,
+      );
+      if (documented) {
+        const isPublic = route.config?.auth === 'public';
+        (out.schema as Record<string, unknown>).security = isPublic ? [] : [{ bearerAuth: [] }];
       }
       return out;
     },
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => {
+      const document = jsonSchemaTransformObject(input) as {
+        components?: { schemas?: Schemas };
+        paths?: unknown;
+      };
+      const schemas = withoutSelfReferences(document.components?.schemas ?? {});
+      return {
+        ...document,
+        components: { ...document.components, schemas: referencedOnly(schemas, document.paths) },
+      } as ReturnType<typeof jsonSchemaTransformObject>;
+    },
   });
 }
 

@@ -17,8 +17,35 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 function schemaFor(request: FastifyRequest, reply: FastifyReply): z.ZodType | undefined {
-  const responses = request.routeOptions.schema?.response as Record<string, z.ZodType> | undefined;
-  return responses?.[String(reply.statusCode)];
+  const responses = request.routeOptions.schema?.response as
+    | Record<string, z.ZodType | { content: Record<string, { schema: z.ZodType }> }>
+    | undefined;
+  const declared = responses?.[String(reply.statusCode)];
+  return declared && 'content' in declared ? declared.content['application/json']?.schema : declared;
+}
+
+interface Document {
+  servers: { url: string }[];
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+}
+
+/**
+ * The media types that the document declares for this answer's status: null when it does not
+ * declare the status, undefined when the route is not in the document.
+ */
+function declaredMediaTypes(
+  document: Document,
+  request: FastifyRequest,
+  status: number,
+): string[] | null | undefined {
+  const base = document.servers[0]?.url === '/' ? '' : (document.servers[0]?.url ?? '');
+  const url = request.routeOptions.url;
+  if (url === undefined || !url.startsWith(base)) return undefined;
+  const path = (url.slice(base.length) || '/').replace(/:(\w+)/g, '{$1}');
+  const operation = document.paths[path]?.[request.method.toLowerCase()];
+  if (!operation) return undefined;
+  const response = operation.responses[String(status)];
+  return response ? Object.keys(response.content ?? {}) : null;
 }
 
 /**
@@ -28,6 +55,20 @@ function schemaFor(request: FastifyRequest, reply: FastifyReply): z.ZodType | un
  */
 export function registerResponseCheck(app: App): void {
   app.setSerializerCompiler(serializerCompiler);
+  // The OpenAPI document must tell the truth too: every answer of a documented operation has a
+  // status that the operation declares, with a declared media type (errors: problem+json).
+  app.addHook('onSend', async (request, reply, payload) => {
+    const mediaTypes = declaredMediaTypes(app.swagger() as unknown as Document, request, reply.statusCode);
+    const sent = String(reply.getHeader('content-type') ?? '').split(';')[0] ?? '';
+    if (mediaTypes === undefined) return payload;
+    const declared = mediaTypes?.includes(sent) || (mediaTypes?.length === 0 && payload === undefined);
+    if (!declared) {
+      throw new Error(
+        `answer ${reply.statusCode} ${sent} of ${request.method} ${request.routeOptions.url} is not in the OpenAPI document`,
+      );
+    }
+    return payload;
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     if (typeof payload !== 'string' || reply.statusCode >= 300) return payload;
     if (!String(reply.getHeader('content-type')).startsWith('application/json')) return payload;

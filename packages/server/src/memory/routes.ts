@@ -9,7 +9,7 @@ import {
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { upsert } from '../db/upsert.js';
-import { iso, orgParams, problemResponses } from '../http/common.js';
+import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import { columnsOf, LIST_KEYS, MEMORY_TABLES, UPSERT } from './queries.js';
@@ -68,7 +68,7 @@ export function memoryRoutes(options: AppOptions) {
             // Most specific first: the serializer answers with the first schema that fits.
             200: z.union([upsertAnswer, deleteAnswer, listAnswer]),
             201: upsertAnswer,
-            422: problemResponses[400].describe('A watcher names an agent that does not exist'),
+            422: problemResponse('A watcher names an agent that does not exist'),
             ...problemResponses,
           },
         },

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { idSchema, messageAcceptedSchema, messageSchema, messageSendSchema } from '@svc/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { iso, problemResponses } from '../http/common.js';
+import { iso, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions, OrgRef } from '../http/types.js';
 import { enqueueMessage, getMessage, type MessageRow } from './queries.js';
@@ -72,8 +72,8 @@ export function messagingRoutes(options: AppOptions) {
           body: messageSendSchema,
           response: {
             202: messageAcceptedSchema,
-            422: problemResponses[400].describe('The Idempotency-Key was used with another body'),
-            429: problemResponses[400].describe("The token's message budget is spent; see Retry-After"),
+            422: problemResponse('The Idempotency-Key was used with another body'),
+            429: problemResponse("The token's message budget is spent; see Retry-After"),
             ...problemResponses,
           },
         },

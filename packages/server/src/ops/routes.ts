@@ -1,5 +1,6 @@
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
+import { problemResponse } from '../http/common.js';
 import { ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 
@@ -29,7 +30,10 @@ export function operationsRoutes(options: AppOptions, registry: Registry) {
           tags,
           operationId: 'readyz',
           summary: 'The database is reachable',
-          response: { 200: z.object({ status: z.literal('ready') }) },
+          response: {
+            200: z.object({ status: z.literal('ready') }),
+            503: problemResponse('The database is unreachable'),
+          },
         },
       },
       async (request) => {
@@ -48,7 +52,17 @@ export function operationsRoutes(options: AppOptions, registry: Registry) {
       '/metrics',
       {
         config: { auth: 'public' },
-        schema: { tags, operationId: 'metrics', summary: 'Prometheus metrics', produces: ['text/plain'] },
+        schema: {
+          tags,
+          operationId: 'metrics',
+          summary: 'Prometheus metrics',
+          response: {
+            200: {
+              description: 'The Prometheus text exposition format',
+              content: { 'text/plain': { schema: z.string() } },
+            },
+          },
+        },
       },
       async (_request, reply) => {
         reply.type(registry.contentType).serializer((s) => s as string);

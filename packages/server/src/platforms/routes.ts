@@ -1,7 +1,7 @@
 import { idSchema, platformPutSchema, platformSchema, stablePlatformId } from '@svc/core';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
-import { orgParams, problemResponses, sendJsonText } from '../http/common.js';
+import { orgParams, problemResponse, problemResponses, sendJsonText } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import { refuseReservedReferences } from '../secrets/reserved.js';
@@ -61,10 +61,8 @@ export function platformRoutes(options: AppOptions) {
               platform: platformSchema,
               restartsWorker: z.boolean(),
             }),
-            409: problemResponses[400].describe(
-              'The stable ID belongs to another agent or org, or names are missing',
-            ),
-            422: problemResponses[400].describe(
+            409: problemResponse('The stable ID belongs to another agent or org, or names are missing'),
+            422: problemResponse(
               'The stable ID does not match the body, or a reference names a reserved variable',
             ),
             ...problemResponses,

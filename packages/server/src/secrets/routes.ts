@@ -8,7 +8,7 @@ import {
 } from '@svc/core';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
-import { iso, orgParams, problemResponses } from '../http/common.js';
+import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import { seal, unseal } from './cipher.js';
@@ -56,7 +56,7 @@ export function secretRoutes(options: AppOptions) {
           response: {
             200: z.object({ result: z.enum(['updated', 'unchanged']), secret: secretSchema }),
             201: z.object({ result: z.literal('created'), secret: secretSchema }),
-            422: problemResponses[400].describe('The name is reserved for the server'),
+            422: problemResponse('The name is reserved for the server'),
             ...problemResponses,
           },
         },

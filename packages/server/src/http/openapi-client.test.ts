@@ -1,0 +1,175 @@
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../../test/harness.js';
+
+/**
+ * A client generated from the served document, the way a user makes one: openapi-typescript for
+ * the types, openapi-fetch for the calls. The program below must type-check without a cast, a
+ * variant that sends a wrong field must not, and the program must work against the server.
+ */
+const PROGRAM = `
+import createClient from 'openapi-fetch';
+import type { components, paths } from './api.js';
+
+type Problem = components['schemas']['Problem'];
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+export async function run(baseUrl: string, adminPassword: string) {
+  const admin = createClient<paths>({ baseUrl, headers: { authorization: \`Bearer \${adminPassword}\` } });
+  const token = await admin.POST('/api/{org}/tokens', {
+    params: { path: { org: 'default' } },
+    body: { name: 'generated-client', scopes: ['read', 'write', 'messages'] },
+  });
+  if (!token.data) throw new Error(token.error.detail);
+  const client = createClient<paths>({ baseUrl, headers: { authorization: \`Bearer \${token.data.secret}\` } });
+
+  const agent = await client.POST('/api/{org}/agents', {
+    params: { path: { org: 'default' } },
+    body: { agentId: 'support', name: 'Support' },
+  });
+  const settings = await client.PATCH('/api/{org}/agents/{id}/config', {
+    params: { path: { org: 'default', id: 'support' } },
+    body: { 'IDENTITY.md': '# Support', guardrails: null },
+  });
+  const platform = await client.PUT('/api/{org}/agents/{id}/platforms/by-stable-id/{stableId}', {
+    params: { path: { org: 'default', id: 'support', stableId: 'support-team-chat-main' } },
+    body: { type: 'team_chat', name: 'Main', config: { bot_token: '$SLACK_BOT_TOKEN', channel: 'C1' } },
+  });
+  const listed = await client.GET('/api/{org}/agents', {
+    params: { path: { org: 'default' }, query: { include: ['config', 'platforms'] } },
+  });
+  const message = await client.POST('/api/v1/agents/{agentId}/messages', {
+    params: { path: { agentId: 'support' } },
+    body: { platform: 'api', content: 'hello' },
+  });
+
+  const missing = await client.GET('/api/{org}/agents/{id}', {
+    params: { path: { org: 'default', id: 'nobody' } },
+  });
+  // Every error answer of an operation is the one problem type, whatever its status.
+  const errorIsProblem: Same<NonNullable<typeof missing.error>, Problem> = true;
+  let problem: Problem | undefined;
+  if (missing.error) problem = missing.error;
+
+  return {
+    errorIsProblem,
+    agent: { status: agent.response.status, result: agent.data?.result },
+    settings: { status: settings.response.status, changed: settings.data?.changed },
+    platform: { status: platform.response.status, config: platform.data?.platform.config },
+    listed: {
+      status: listed.response.status,
+      identity: listed.data?.agents[0]?.config?.['IDENTITY.md'],
+      platforms: listed.data?.agents[0]?.platforms?.map((p) => p.stableId),
+    },
+    message: { status: message.response.status, state: message.data?.status },
+    missing: {
+      status: missing.response.status,
+      contentType: missing.response.headers.get('content-type'),
+      code: problem?.code,
+    },
+  };
+}
+`;
+
+/**
+ * Each changes one thing that the document says the server refuses. (An extra field is not among
+ * them: openapi-fetch infers the body's type, so TypeScript's excess-property check does not run.)
+ */
+const WRONG: [string, string, string][] = [
+  [
+    'a platform config that is not a table',
+    "config: { bot_token: '$SLACK_BOT_TOKEN', channel: 'C1' }",
+    "config: 'C1'",
+  ],
+  ['a scope that does not exist', "scopes: ['read', 'write', 'messages']", "scopes: ['read', 'root']"],
+  ['an include that does not exist', "include: ['config', 'platforms']", "include: ['config', 'secrets']"],
+  ['an include as a comma string', "include: ['config', 'platforms']", "include: 'config,platforms'"],
+  ['an agent name that is not a string', "name: 'Support' }", 'name: 42 }'],
+  ['a setting of the wrong type', "'IDENTITY.md': '# Support'", "'IDENTITY.md': ['# Support']"],
+  [
+    'a path parameter by the wrong name',
+    "{ org: 'default', id: 'support' }",
+    "{ org: 'default', agent: 'support' }",
+  ],
+  ['a message without content', "content: 'hello'", "text: 'hello'"],
+];
+
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+
+function errorsOf(program: ts.Program, file: string): string[] {
+  const source = program.getSourceFile(file);
+  if (!source) throw new Error(`${file} is not part of the program`);
+  return ts
+    .getPreEmitDiagnostics(program, source)
+    .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+}
+
+describe('a client generated from the OpenAPI document', () => {
+  let server: TestServer;
+  let dir: string;
+  let program: ts.Program;
+  beforeAll(async () => {
+    server = await startTestServer({ secretEnv: { SLACK_BOT_TOKEN: 'xoxb-test' } });
+    const res = await server.call('GET', '/openapi.json', { token: null });
+    expect(res.status).toBe(200);
+    dir = await mkdtemp(join(tmpdir(), 'svc-openapi-client-'));
+    // The generated program resolves openapi-fetch as a user's project would: from node_modules.
+    await symlink(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    await writeFile(join(dir, 'api.ts'), astToString(await openapiTS(res.body)));
+    await writeFile(join(dir, 'client.ts'), PROGRAM);
+    for (const [index, [, from, to]] of WRONG.entries()) {
+      expect(PROGRAM, `the program to change for wrong-${index}`).toContain(from);
+      await writeFile(join(dir, `wrong-${index}.ts`), PROGRAM.replace(from, to));
+    }
+    program = ts.createProgram(
+      [join(dir, 'client.ts'), ...WRONG.map((_, index) => join(dir, `wrong-${index}.ts`))],
+      {
+        strict: true,
+        noEmit: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+        types: [],
+        // The libraries' own declarations are theirs to check; the generated api.ts is checked.
+        skipLibCheck: true,
+      },
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('type-checks a program that makes a token, an agent, its settings, a platform and a message', () => {
+    expect(errorsOf(program, join(dir, 'api.ts'))).toEqual([]);
+    expect(errorsOf(program, join(dir, 'client.ts'))).toEqual([]);
+  });
+
+  it.each(WRONG.map(([label], index) => [label, index] as const))('refuses %s', (_label, index) => {
+    expect(errorsOf(program, join(dir, `wrong-${index}.ts`)).length).toBeGreaterThan(0);
+  });
+
+  it('runs that program against the server', async () => {
+    const file = join(dir, 'client.mjs');
+    const js = ts.transpileModule(PROGRAM, {
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+    }).outputText;
+    await writeFile(file, js);
+    const { run } = await import(/* @vite-ignore */ pathToFileURL(file).href);
+    expect(await run(server.url, ADMIN_PASSWORD)).toEqual({
+      errorIsProblem: true,
+      agent: { status: 201, result: 'created' },
+      settings: { status: 200, changed: ['IDENTITY.md'] },
+      platform: { status: 201, config: { bot_token: '$SLACK_BOT_TOKEN', channel: 'C1' } },
+      listed: { status: 200, identity: '# Support', platforms: ['support-team-chat-main'] },
+      message: { status: 202, state: 'queued' },
+      missing: { status: 404, contentType: 'application/problem+json', code: 'not_found' },
+    });
+  });
+});
