@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const PROBLEM_CODES = [
   'validation_failed',
   'malformed_json',
+  'malformed_request',
   'unauthorized',
   'forbidden',
   'not_found',
@@ -17,6 +18,8 @@ export const PROBLEM_CODES = [
   'idempotency_key_reused',
   'payload_too_large',
   'uri_too_long',
+  'request_header_too_large',
+  'request_timeout',
   'unsupported_media_type',
   'rate_limited',
   'database_unavailable',

@@ -1,6 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { docsHeaders } from './docs-headers.js';
 import type { App, AppOptions } from './types.js';
 
 /**
@@ -59,6 +60,7 @@ export async function registerDocs(app: App, options: AppOptions): Promise<void>
     docs.addHook('onRoute', (route) => {
       route.config = { ...(route.config ?? {}), auth: 'public' };
     });
+    docs.addHook('onSend', docsHeaders);
     await docs.register(scalar, {
       routePrefix: '/docs',
       logLevel: 'warn',
