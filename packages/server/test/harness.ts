@@ -43,7 +43,12 @@ export interface TestServer {
 
 /** The gateway on a real port over a fresh database, the way `svc server` assembles it. */
 export async function startTestServer(
-  overrides: { basePath?: string; secretEnv?: Record<string, string | undefined>; databaseUrl?: string } = {},
+  overrides: {
+    basePath?: string;
+    secretEnv?: Record<string, string | undefined>;
+    databaseUrl?: string;
+    authFailuresPerMinute?: number;
+  } = {},
 ): Promise<TestServer> {
   const databaseUrl = overrides.databaseUrl ?? (await createTestDatabase());
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
@@ -56,6 +61,7 @@ export async function startTestServer(
     adminPassword: ADMIN_PASSWORD,
     secretEnv: overrides.secretEnv ?? {},
     validateResponses: true,
+    authFailuresPerMinute: overrides.authFailuresPerMinute,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
