@@ -38,6 +38,24 @@ function normaliseBasePath(raw: string | undefined): string {
   return trimmed;
 }
 
+/** The admin password acts on every org: guessable in a day even at the throttle's pace below this. */
+export const ADMIN_PASSWORD_MIN_CHARS = 16;
+
+function checkAdminPassword(value: string, where: string, fix: string): void {
+  const length = [...value].length;
+  if (length < ADMIN_PASSWORD_MIN_CHARS) {
+    throw new Error(
+      `${where} must be at least ${ADMIN_PASSWORD_MIN_CHARS} characters (it has ${length}); ${fix}`,
+    );
+  }
+}
+
+function positiveInteger(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[1-9]\d*$/.test(raw)) throw new Error(`${name} must be a whole number above 0, not "${raw}"`);
+  return Number(raw);
+}
+
 export async function startServer(settings: ServerSettings): Promise<RunningServer> {
   const { env } = settings;
   const announce = settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -47,6 +65,17 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
   });
   const dataDir = resolve(env.SVC_DATA_DIR || '.svc');
   const basePath = normaliseBasePath(env.SVC_BASE_PATH);
+  if (env.SVC_ADMIN_PASSWORD) {
+    checkAdminPassword(
+      env.SVC_ADMIN_PASSWORD,
+      'SVC_ADMIN_PASSWORD',
+      'set a long random value (openssl rand -base64 24), or unset it to have one generated',
+    );
+  }
+  const authFailuresPerMinute = positiveInteger(
+    'SVC_AUTH_FAILURES_PER_MINUTE',
+    env.SVC_AUTH_FAILURES_PER_MINUTE,
+  );
   const cleanups: (() => Promise<void>)[] = [];
   const cleanup = async () => {
     for (const step of cleanups.splice(0).reverse()) await step().catch((e) => logger.error(e));
@@ -56,6 +85,14 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
     const embedded = !env.DATABASE_URL;
     if (embedded) cleanups.push(await lockDataDir(dataDir));
     const admin = await readOrCreateSecret(dataDir, 'admin-password', env.SVC_ADMIN_PASSWORD);
+    if (admin.source === 'file') {
+      const file = join(dataDir, 'admin-password');
+      checkAdminPassword(
+        admin.value,
+        `the admin password in ${file}`,
+        'delete the file to have one generated',
+      );
+    }
     const keySecret = await readOrCreateSecret(dataDir, 'encryption-key', env.SVC_ENCRYPTION_KEY, 32);
     if (!embedded && keySecret.created) {
       logger.warn(
@@ -92,6 +129,8 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       secretEnv: env,
       validateResponses: env.SVC_VALIDATE_RESPONSES === '1',
       logger,
+      authFailuresPerMinute,
+      trustProxy: env.SVC_TRUST_PROXY || undefined,
     });
     cleanups.push(() => app.close());
     await app.listen({ port: settings.port, host: settings.host });
