@@ -38,8 +38,11 @@ function normaliseBasePath(raw: string | undefined): string {
   return trimmed;
 }
 
-/** The admin password acts on every org: guessable in a day even at the throttle's pace below this. */
-export const ADMIN_PASSWORD_MIN_CHARS = 16;
+/**
+ * The admin password acts on every org and is chosen by people: a floor on its length keeps it out
+ * of guessing range, throttled or not (each replica throttles on its own).
+ */
+const ADMIN_PASSWORD_MIN_CHARS = 16;
 
 function checkAdminPassword(value: string, where: string, fix: string): void {
   const length = [...value].length;
