@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const PROBLEM_CODES = [
   'validation_failed',
   'malformed_json',
+  'malformed_request',
   'unauthorized',
   'forbidden',
   'not_found',
@@ -20,6 +21,8 @@ export const PROBLEM_CODES = [
   'secret_reserved',
   'payload_too_large',
   'uri_too_long',
+  'request_header_too_large',
+  'request_timeout',
   'unsupported_media_type',
   'rate_limited',
   'database_unavailable',

@@ -30,6 +30,11 @@ describe('the API reference page', () => {
     const page = await browser.newPage();
     const failed: string[] = [];
     page.on('requestfailed', (request) => failed.push(request.url()));
+    // The page's Content-Security-Policy must not block anything the reference needs.
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
     await page.goto(`${server.url}/docs`, { waitUntil: 'load' });
     await page.getByText('Send a message to an agent', { exact: false }).first().waitFor({ timeout: 20_000 });
     // Other tags start collapsed in the sidebar: open "agents" and find its operations.
@@ -45,5 +50,6 @@ describe('the API reference page', () => {
     expect(text).toMatch(/agents/i);
     // Everything it needed came from this server: nothing was fetched from a CDN.
     expect(failed.filter((url) => !url.startsWith(server.url.replace('/svc', '')))).toEqual([]);
+    expect(blocked).toEqual([]);
   });
 });

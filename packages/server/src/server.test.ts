@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,7 +88,7 @@ describe('svc server on embedded PostgreSQL', () => {
     const dir = await dataDir();
     const server = await startServer({
       ...quiet,
-      env: { SVC_DATA_DIR: dir, SVC_ADMIN_PASSWORD: 'pw-for-shutdown' },
+      env: { SVC_DATA_DIR: dir, SVC_ADMIN_PASSWORD: 'pw-for-shutdown-0123456789' },
     });
     const url = new URL(`${server.url}/api/default/agents`);
     const body = JSON.stringify({ agentId: 'late', name: 'Late' });
@@ -99,7 +99,7 @@ describe('svc server on embedded PostgreSQL', () => {
         {
           method: 'POST',
           headers: {
-            authorization: 'Bearer pw-for-shutdown',
+            authorization: 'Bearer pw-for-shutdown-0123456789',
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(body),
           },
@@ -123,7 +123,11 @@ describe('svc server on embedded PostgreSQL', () => {
   it('refuses to start with an encryption key other than the one the database was set up with', async () => {
     const databaseUrl = await createTestDatabase();
     const key = (b: number) => Buffer.alloc(32, b).toString('hex');
-    const base = { DATABASE_URL: databaseUrl, SVC_DATA_DIR: await dataDir(), SVC_ADMIN_PASSWORD: 'x' };
+    const base = {
+      DATABASE_URL: databaseUrl,
+      SVC_DATA_DIR: await dataDir(),
+      SVC_ADMIN_PASSWORD: 'admin-password-0123456789',
+    };
     const server = await startServer({ ...quiet, env: { ...base, SVC_ENCRYPTION_KEY: key(1) } });
     await server.close();
     await expect(startServer({ ...quiet, env: { ...base, SVC_ENCRYPTION_KEY: key(2) } })).rejects.toThrow(
@@ -132,6 +136,89 @@ describe('svc server on embedded PostgreSQL', () => {
     await expect(startServer({ ...quiet, env: { ...base, SVC_ENCRYPTION_KEY: 'short' } })).rejects.toThrow(
       /must be 32 bytes/,
     );
+  });
+});
+
+describe('settings a deployment could get dangerously wrong', () => {
+  it('refuses SVC_ADMIN_PASSWORD under 16 characters, saying so, before touching the data dir', async () => {
+    const dir = await dataDir();
+    await expect(
+      startServer({ ...quiet, env: { SVC_DATA_DIR: dir, SVC_ADMIN_PASSWORD: 'a' } }),
+    ).rejects.toThrow(
+      'SVC_ADMIN_PASSWORD must be at least 16 characters (it has 1); set a long random value (openssl rand -base64 24), or unset it to have one generated',
+    );
+    expect(await readdir(dir)).toEqual([]);
+    // Characters, not bytes: 15 accented letters are still too few.
+    await expect(
+      startServer({ ...quiet, env: { SVC_DATA_DIR: dir, SVC_ADMIN_PASSWORD: 'é'.repeat(15) } }),
+    ).rejects.toThrow(/at least 16 characters \(it has 15\)/);
+  });
+
+  it('refuses a short admin password kept in the data dir, naming the file', async () => {
+    const dir = await dataDir();
+    await writeFile(join(dir, 'admin-password'), 'short\n', { mode: 0o600 });
+    await expect(
+      startServer({ ...quiet, env: { SVC_DATA_DIR: dir, DATABASE_URL: await createTestDatabase() } }),
+    ).rejects.toThrow(
+      `the admin password in ${join(dir, 'admin-password')} must be at least 16 characters (it has 5); delete the file`,
+    );
+  });
+
+  it('SVC_AUTH_FAILURES_PER_MINUTE sets the budget; SVC_TRUST_PROXY makes it per forwarded client', async () => {
+    const password = 'admin-password-0123456789';
+    const env = {
+      DATABASE_URL: await createTestDatabase(),
+      SVC_DATA_DIR: await dataDir(),
+      SVC_ADMIN_PASSWORD: password,
+      SVC_AUTH_FAILURES_PER_MINUTE: '2',
+      SVC_TRUST_PROXY: '127.0.0.1',
+    };
+    await expect(
+      startServer({ ...quiet, env: { ...env, SVC_AUTH_FAILURES_PER_MINUTE: 'many' } }),
+    ).rejects.toThrow('SVC_AUTH_FAILURES_PER_MINUTE must be a whole number above 0, not "many"');
+    const server = await startServer({ ...quiet, env });
+    try {
+      const call = (client: string, bearer: string) =>
+        fetch(`${server.url}/api/whoami`, {
+          headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': client },
+        }).then((res) => res.status);
+      expect(await call('198.51.100.1', 'wrong')).toBe(401);
+      expect(await call('198.51.100.1', 'wrong')).toBe(401);
+      expect(await call('198.51.100.1', 'wrong')).toBe(429);
+      expect(await call('198.51.100.1', password)).toBe(429);
+      // The proxy's other clients are not held up by that one.
+      expect(await call('198.51.100.2', 'wrong')).toBe(401);
+      expect(await call('198.51.100.2', password)).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("gives embedded PostgreSQL none of the server's environment: no admin password, no secrets", async () => {
+    const password = `probe-admin-password-${process.pid}`;
+    const saved = { ...process.env };
+    // `svc server` passes process.env; the leak was through PostgreSQL inheriting it.
+    Object.assign(process.env, { SVC_ADMIN_PASSWORD: password, GITHUB_TOKEN: 'ghp_probe', PGPASSWORD: 'x' });
+    const dir = await dataDir();
+    const server = await startServer({
+      ...quiet,
+      env: { ...process.env, SVC_DATA_DIR: dir, DATABASE_URL: '' },
+    });
+    try {
+      const pid = Number((await readFile(join(dir, 'data', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+      const environ = await readFile(`/proc/${pid}/environ`, 'utf8');
+      expect(environ).not.toContain(password);
+      const names = environ
+        .split('\0')
+        .filter(Boolean)
+        .map((entry) => entry.slice(0, entry.indexOf('=')));
+      expect(names.filter((name) => !['LC_ALL', 'PATH', 'TZ'].includes(name))).toEqual([]);
+      expect(names).toContain('LC_ALL');
+    } finally {
+      await server.close();
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+      Object.assign(process.env, saved);
+    }
   });
 });
 

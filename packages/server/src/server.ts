@@ -42,6 +42,27 @@ function normaliseBasePath(raw: string | undefined): string {
   return trimmed;
 }
 
+/**
+ * The admin password acts on every org and is chosen by people: a floor on its length keeps it out
+ * of guessing range, throttled or not (each replica throttles on its own).
+ */
+const ADMIN_PASSWORD_MIN_CHARS = 16;
+
+function checkAdminPassword(value: string, where: string, fix: string): void {
+  const length = [...value].length;
+  if (length < ADMIN_PASSWORD_MIN_CHARS) {
+    throw new Error(
+      `${where} must be at least ${ADMIN_PASSWORD_MIN_CHARS} characters (it has ${length}); ${fix}`,
+    );
+  }
+}
+
+function positiveInteger(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[1-9]\d*$/.test(raw)) throw new Error(`${name} must be a whole number above 0, not "${raw}"`);
+  return Number(raw);
+}
+
 export async function startServer(settings: ServerSettings): Promise<RunningServer> {
   const { env } = settings;
   const announce = settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -52,6 +73,17 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
   const dataDir = resolve(env.SVC_DATA_DIR || '.svc');
   const basePath = normaliseBasePath(env.SVC_BASE_PATH);
   const egress = deploymentEgressFromEnv(env);
+  if (env.SVC_ADMIN_PASSWORD) {
+    checkAdminPassword(
+      env.SVC_ADMIN_PASSWORD,
+      'SVC_ADMIN_PASSWORD',
+      'set a long random value (openssl rand -base64 24), or unset it to have one generated',
+    );
+  }
+  const authFailuresPerMinute = positiveInteger(
+    'SVC_AUTH_FAILURES_PER_MINUTE',
+    env.SVC_AUTH_FAILURES_PER_MINUTE,
+  );
   const cleanups: (() => Promise<void>)[] = [];
   const cleanup = async () => {
     for (const step of cleanups.splice(0).reverse()) await step().catch((e) => logger.error(e));
@@ -61,6 +93,14 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
     const embedded = !env.DATABASE_URL;
     if (embedded) cleanups.push(await lockDataDir(dataDir));
     const admin = await readOrCreateSecret(dataDir, 'admin-password', env.SVC_ADMIN_PASSWORD);
+    if (admin.source === 'file') {
+      const file = join(dataDir, 'admin-password');
+      checkAdminPassword(
+        admin.value,
+        `the admin password in ${file}`,
+        'delete the file to have one generated',
+      );
+    }
     const keySecret = await readOrCreateSecret(dataDir, 'encryption-key', env.SVC_ENCRYPTION_KEY, 32);
     if (!embedded && keySecret.created) {
       logger.warn(
@@ -102,6 +142,8 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       egress,
       validateResponses: env.SVC_VALIDATE_RESPONSES === '1',
       logger,
+      authFailuresPerMinute,
+      trustProxy: env.SVC_TRUST_PROXY || undefined,
     });
     cleanups.push(() => app.close());
     await app.listen({ port: settings.port, host: settings.host });

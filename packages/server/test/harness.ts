@@ -61,6 +61,7 @@ export interface TestServerOverrides {
   egressAllow?: string;
   /** SVC_MCP_COMMANDS; default unset. */
   mcpCommands?: string;
+  authFailuresPerMinute?: number;
 }
 
 /** What `buildApp` gets in tests: an embedded deployment's defaults unless `overrides` say otherwise. */
@@ -82,6 +83,7 @@ export function testAppOptions(pool: pg.Pool, overrides: TestServerOverrides = {
       SVC_MCP_COMMANDS: overrides.mcpCommands,
     }),
     validateResponses: true,
+    authFailuresPerMinute: overrides.authFailuresPerMinute,
     ...(overrides.logger ? { logger: overrides.logger } : {}),
     ...(overrides.messageRateLimit !== undefined ? { messageRateLimit: overrides.messageRateLimit } : {}),
   };

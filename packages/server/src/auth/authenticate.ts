@@ -1,7 +1,8 @@
 import { ID_PATTERN } from '@svc/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError } from '../http/problem.js';
 import type { App, AppOptions, Caller, OrgRef, RouteAuth } from '../http/types.js';
+import { type AuthThrottle, clientKey, createAuthThrottle } from './throttle.js';
 import type { TokenLookup } from './token-lookup.js';
 import { expandScopes, hashToken, isWellFormedToken, matchesPassword } from './tokens.js';
 
@@ -15,9 +16,15 @@ function bearer(request: FastifyRequest): string {
   return match[1] as string;
 }
 
-async function identify(passwordDigest: Buffer | null, tokens: TokenLookup, value: string): Promise<Caller> {
-  // One digest serves both the password comparison and the token lookup.
-  const digest = hashToken(value);
+/** Failed attempts a client may make in a minute before it is answered 429 (README, Authentication). */
+export const AUTH_FAILURES_PER_MINUTE = 20;
+
+async function identify(
+  passwordDigest: Buffer | null,
+  tokens: TokenLookup,
+  value: string,
+  digest: Buffer,
+): Promise<Caller> {
   if (passwordDigest !== null && matchesPassword(digest, passwordDigest)) {
     return { kind: 'admin_password', scopes: expandScopes(['admin']), token: null };
   }
@@ -64,17 +71,59 @@ function authorize(caller: Caller, auth: Exclude<RouteAuth, 'public'>): void {
 }
 
 /**
- * Runs before the body is read: 401 for missing or bad credentials, then 404 for an org the caller
- * cannot see, then 403 for a missing scope.
+ * Checks a bearer value, counting each one refused against its client. A client over its budget
+ * is answered 429 without a check, so that guesses (at the admin password above all) go no faster
+ * than the budget allows. API tokens are the exception: 256 random bits are not guessed, so a
+ * valid one from a busy address (a NAT, a proxy) still works.
+ */
+async function identifyThrottled(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  throttle: AuthThrottle,
+  check: (value: string, digest: Buffer) => Promise<Caller>,
+): Promise<Caller> {
+  const value = bearer(request);
+  // One digest serves both the password comparison and the token lookup.
+  const digest = hashToken(value);
+  const client = clientKey(request.ip);
+  const wait = throttle.retryAfter(client);
+  if (wait > 0) {
+    if (isWellFormedToken(value)) {
+      const caller = await check(value, digest).catch((error) => {
+        if (error instanceof ProblemError && error.status === 401) return null;
+        throw error;
+      });
+      if (caller?.kind === 'token') return caller;
+    }
+    reply.header('retry-after', String(wait));
+    throw new ProblemError(
+      429,
+      'rate_limited',
+      `too many failed authentication attempts from this address; try again in ${wait} s`,
+    );
+  }
+  try {
+    return await check(value, digest);
+  } catch (error) {
+    if (error instanceof ProblemError && error.status === 401) throttle.fail(client);
+    throw error;
+  }
+}
+
+/**
+ * Runs before the body is read: 401 for missing or bad credentials (429 once a client has failed
+ * too often), then 404 for an org the caller cannot see, then 403 for a missing scope.
  */
 export function registerAuthentication(app: App, options: AppOptions, tokens: TokenLookup): void {
   const passwordDigest = options.adminPassword === null ? null : hashToken(options.adminPassword);
+  const throttle = createAuthThrottle(options.authFailuresPerMinute ?? AUTH_FAILURES_PER_MINUTE);
+  const check = (value: string, digest: Buffer) => identify(passwordDigest, tokens, value, digest);
   app.decorateRequest('caller', null);
   app.decorateRequest('org', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const auth = request.routeOptions.config.auth;
     if (auth === undefined || auth === 'public') return;
-    const caller = await identify(passwordDigest, tokens, bearer(request));
+    const caller = await identifyThrottled(request, reply, throttle, check);
     request.caller = caller;
     if (auth.org) {
       const slug = (request.params as { org?: string }).org ?? '';

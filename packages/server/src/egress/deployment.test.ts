@@ -61,7 +61,7 @@ describe('svc server with egress settings', () => {
       env: {
         DATABASE_URL: await createTestDatabase(),
         SVC_DATA_DIR: await dataDir(),
-        SVC_ADMIN_PASSWORD: 'pw-egress',
+        SVC_ADMIN_PASSWORD: 'pw-egress-0123456789',
         SVC_EGRESS_ALLOW: '10.0.0.0/8',
         SVC_MCP_COMMANDS: 'npx',
       },
@@ -70,7 +70,7 @@ describe('svc server with egress settings', () => {
       const call = async (method: string, path: string, body: unknown) => {
         const res = await fetch(`${server.url}${path}`, {
           method,
-          headers: { authorization: 'Bearer pw-egress', 'content-type': 'application/json' },
+          headers: { authorization: 'Bearer pw-egress-0123456789', 'content-type': 'application/json' },
           body: JSON.stringify(body),
         });
         return { status: res.status, body: (await res.json()) as any };

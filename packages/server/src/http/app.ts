@@ -11,7 +11,8 @@ import { operationsRoutes } from '../ops/routes.js';
 import { orgRoutes } from '../orgs/routes.js';
 import { platformRoutes } from '../platforms/routes.js';
 import { secretRoutes } from '../secrets/routes.js';
-import { registerErrorHandling } from './errors.js';
+import { answerClientError, registerErrorHandling } from './errors.js';
+import { registerJsonBody } from './json-body.js';
 import { registerDocs, registerOpenApi } from './openapi.js';
 import { problemBody, sendProblem } from './problem.js';
 import { registerResponseCheck } from './response-check.js';
@@ -33,6 +34,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
     requestIdHeader: 'x-request-id',
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // The client's address, for the failed-authentication throttle, when a proxy is in front.
+    trustProxy: options.trustProxy ?? false,
+    // Requests Node's HTTP parser refuses (headers over 16 KiB, bytes that are not HTTP) get a problem too.
+    clientErrorHandler: answerClientError,
     // Above every route's own parameter limit, so that the route schemas answer with a field error.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     // URLs the router refuses before any route runs (bad percent-encoding, too long) get a problem too.
@@ -48,6 +53,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
   if (options.validateResponses) registerResponseCheck(app);
   // JSON only: any other content type is a 415 rather than a string handed to a JSON schema.
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
 
   // Route options are collected as objects: a child plugin's onRoute hook (the docs) may still set
   // `auth` on them after the parent's hook has run, so they are read only once the app is ready.
@@ -76,6 +82,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
+    // Answers carry private data and, once, a token's secret: no cache on the way may keep them.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
   });
 
   registerErrorHandling(app);

@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { type ProblemDetail, ProblemError, problemBody, sendProblem } from './problem.js';
 import type { App } from './types.js';
 
@@ -26,15 +28,8 @@ function fromFastify(error: FastifyError, request: FastifyRequest) {
         'unsupported_media_type',
         `content type "${request.headers['content-type'] ?? ''}" is not accepted here; send application/json`,
       );
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return problemBody(400, 'malformed_json', 'the body is not valid JSON');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return problemBody(400, 'malformed_json', 'the body is empty but the content type is application/json');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return problemBody(400, 'malformed_json', 'the Content-Length header does not match the body');
-  }
-  if (error instanceof SyntaxError && error.statusCode === 400) {
-    return problemBody(400, 'malformed_json', `the body is not valid JSON: ${error.message}`);
+      return problemBody(400, 'malformed_request', 'the Content-Length header does not match the body');
   }
   if (error.statusCode === 413) return problemBody(413, 'payload_too_large', error.message);
   if (error.statusCode === 415) return problemBody(415, 'unsupported_media_type', error.message);
@@ -101,4 +96,79 @@ export function registerErrorHandling(app: App): void {
       problemBody(404, 'route_not_found', `no route ${request.method} ${request.url.split('?')[0]}`),
     ),
   );
+}
+
+/** What Node's HTTP parser refused, before any route could run. */
+function clientErrorProblem(error: ConnectionError & { reason?: string }) {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return problemBody(
+        431,
+        'request_header_too_large',
+        `the request line and headers are larger than ${maxHeaderSize} bytes; shorten the URL or the headers`,
+      );
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return problemBody(408, 'request_timeout', 'the request did not arrive in time; send it again');
+    case 'HPE_INVALID_METHOD':
+      return problemBody(
+        400,
+        'malformed_request',
+        'the connection carried bytes that do not start an HTTP request; a Content-Length shorter than its body does this',
+      );
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return problemBody(
+        400,
+        'malformed_request',
+        'the Content-Length header is not a number, is repeated, or comes with Transfer-Encoding; send exactly one',
+      );
+    default:
+      return problemBody(
+        400,
+        'malformed_request',
+        `the request is not valid HTTP: ${error.reason ?? error.code}`,
+      );
+  }
+}
+
+/** Node reports every further chunk of a broken stream again: each socket is answered once. */
+const answered = new WeakSet<Socket>();
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's parser refuses (headers too large, bytes that are
+ * not HTTP) gets a problem answer too, then the connection closes. A response still being made for
+ * an earlier request on the connection is let through first, so that it is not cut off or mistaken
+ * for this answer.
+ */
+export function answerClientError(
+  this: { log: FastifyBaseLogger },
+  error: ConnectionError,
+  socket: Socket,
+): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
+  answered.add(socket);
+  this.log.debug({ err: error }, 'refused a request the HTTP parser could not read');
+  const problem = clientErrorProblem(error);
+  const body = JSON.stringify(problem);
+  const answer = () => {
+    if (!socket.writable) return socket.destroy();
+    const head = [
+      `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}`,
+      'Content-Type: application/problem+json',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Cache-Control: no-store',
+      'Connection: close',
+    ];
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
+  };
+  // The same field Node's own clientError handling looks at.
+  const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  if (pending && !pending.writableFinished) {
+    pending.once('finish', answer);
+    pending.once('close', () => {
+      if (!pending.writableFinished) socket.destroy();
+    });
+    return;
+  }
+  answer();
 }

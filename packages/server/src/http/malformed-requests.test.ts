@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { ProblemCode } from '@svc/core';
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -184,14 +185,157 @@ const cases: Case[] = [
     errorPath: '/body',
   },
   {
-    // Fastify refuses prototype poisoning while parsing, before any schema sees the object.
+    // Prototype poisoning is refused while parsing, before any schema sees the object.
     name: 'JSON with a __proto__ key',
     method: 'POST',
     path: AGENTS,
     raw: '{"agentId": "proto", "name": "P", "__proto__": {"admin": true}}',
     contentType: 'application/json',
     status: 400,
-    code: 'malformed_json',
+    code: 'validation_failed',
+    errorPath: '/body/__proto__',
+  },
+  {
+    name: 'JSON with constructor.prototype in a platform config',
+    method: 'PUT',
+    path: PLATFORM('helper-team-chat'),
+    raw: '{"type": "team_chat", "config": {"constructor": {"prototype": {"admin": true}}}}',
+    contentType: 'application/json',
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/config/constructor',
+  },
+
+  // ---- issue 8, item 3: what any JSON body may not hold, whatever the route -----------------
+  {
+    // Was a 500: the validator of the free-form config recursed until the stack ran out.
+    name: 'platform config nested 1,300 levels deep',
+    method: 'PUT',
+    path: PLATFORM('helper-team-chat'),
+    raw: `{"type": "team_chat", "config": ${'{"a": '.repeat(1300)}1${'}'.repeat(1300)}}`,
+    contentType: 'application/json',
+    status: 400,
+    code: 'validation_failed',
+    // The body is level 1, `config` level 2: the first object past level 64 is named.
+    errorPath: `/body/config${'/a'.repeat(63)}`,
+  },
+  {
+    name: 'arrays nested 65 deep in a setting',
+    method: 'PATCH',
+    path: CONFIG,
+    raw: `{"preApprovedTools": ${'['.repeat(64)}${']'.repeat(64)}}`,
+    contentType: 'application/json',
+    status: 400,
+    code: 'validation_failed',
+    errorPath: `/body/preApprovedTools${'/0'.repeat(63)}`,
+  },
+  {
+    // Was stored with U+FFFD in its place.
+    name: 'a lone surrogate in an agent name',
+    method: 'POST',
+    path: AGENTS,
+    raw: '{"agentId": "lone", "name": "a\\ud800b"}',
+    contentType: 'application/json',
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/name',
+  },
+  {
+    name: 'a lone low surrogate in an agent description',
+    method: 'POST',
+    path: AGENTS,
+    raw: '{"agentId": "helper", "name": "Helper", "description": "\\udc00 first"}',
+    contentType: 'application/json',
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/description',
+  },
+  {
+    name: 'a lone surrogate in message content',
+    method: 'POST',
+    path: '/api/v1/agents/helper/messages',
+    raw: '{"platform": "api", "content": "hello \\ud83d"}',
+    contentType: 'application/json',
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/content',
+  },
+  {
+    name: 'a lone surrogate in a watcher prompt',
+    method: 'POST',
+    path: MEMORY,
+    body: watcher({ prompt: 'Check \ud800.' }),
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/item/prompt',
+  },
+  {
+    name: 'a lone surrogate in SOUL.md',
+    method: 'PATCH',
+    path: CONFIG,
+    body: { 'SOUL.md': 'calm \udfff' },
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/SOUL.md',
+  },
+  {
+    name: 'a lone surrogate in a platform config value',
+    method: 'PUT',
+    path: PLATFORM('helper-team-chat'),
+    body: { type: 'team_chat', config: { botToken: '$SLACK_TOKEN\ud800' } },
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/config/botToken',
+  },
+  {
+    // A refused key is named by its own path.
+    name: 'a lone surrogate in a platform config key',
+    method: 'PUT',
+    path: PLATFORM('helper-team-chat'),
+    body: { type: 'team_chat', config: { 'bot\ud800': 'x' } },
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/config/bot\ud800',
+  },
+  {
+    name: 'a NUL character in an agent name',
+    method: 'POST',
+    path: AGENTS,
+    body: { agentId: 'nul', name: 'a\u0000b' },
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/name',
+  },
+  {
+    // Was stored as 9007199254740992.
+    name: 'an integer beyond 2^53 in a platform config',
+    method: 'PUT',
+    path: PLATFORM('helper-team-chat'),
+    raw: '{"type": "team_chat", "config": {"channelId": 9007199254740993}}',
+    contentType: 'application/json',
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/config/channelId',
+  },
+  {
+    name: 'a negative integer beyond -2^53 in a list of a platform config',
+    method: 'PUT',
+    path: PLATFORM('helper-team-chat'),
+    raw: '{"type": "team_chat", "config": {"ids": [1, -18014398509481984]}}',
+    contentType: 'application/json',
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/config/ids/1',
+  },
+  {
+    name: 'an integer written with an exponent beyond 2^53 (1e300)',
+    method: 'PUT',
+    path: PLATFORM('helper-team-chat'),
+    raw: '{"type": "team_chat", "config": {"retries": 1e300}}',
+    contentType: 'application/json',
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/config/retries',
   },
 
   // ---- agents: identifiers, types, lengths, unknown keys ----------------------------------
@@ -749,5 +893,110 @@ describe('malformed requests', () => {
       const paths = (res.body.errors ?? []).map((e: { path: string }) => e.path);
       expect(paths).toContain(c.errorPath);
     }
+  });
+});
+
+/** Sends bytes on a fresh connection and reads every answer until the server closes it. */
+function exchange(text: string): Promise<{ status: number; type: string; body: any }[]> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(text));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.setTimeout(5000, () => reject(new Error('the server kept the connection open')));
+    socket.on('close', () => {
+      const answers = [];
+      let rest = Buffer.concat(chunks).toString('utf8');
+      while (rest.length > 0) {
+        const end = rest.indexOf('\r\n\r\n');
+        const head = rest.slice(0, end);
+        const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        const body = rest.slice(end + 4, end + 4 + length);
+        answers.push({
+          status: Number(head.split(' ')[1]),
+          type: /content-type: *([^\r\n]*)/i.exec(head)?.[1] ?? '',
+          body: JSON.parse(body),
+        });
+        rest = rest.slice(end + 4 + length);
+      }
+      resolve(answers);
+    });
+  });
+}
+
+const ADMIN = 'Bearer test-admin-password-0123456789';
+
+describe('requests the HTTP parser refuses before any route runs', () => {
+  it('a URL over 16 KB: 431 request_header_too_large problem, database unchanged', async () => {
+    const before = await snapshot(server.pool);
+    const res = await server.call('POST', `${AGENTS}?${'x'.repeat(17 * 1024)}`, {
+      body: agentBody('long-url'),
+    });
+    expect(await snapshot(server.pool)).toEqual(before);
+    expect(res.status).toBe(431);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: 431, code: 'request_header_too_large' });
+    expect(res.body.detail).toMatch(/16384 bytes; shorten the URL or the headers/);
+  });
+
+  it('a Content-Length shorter than the body: every answer a problem, database unchanged', async () => {
+    const before = await snapshot(server.pool);
+    const body = JSON.stringify(agentBody('short-length'));
+    const answers = await exchange(
+      `POST ${AGENTS} HTTP/1.1\r\nHost: x\r\nAuthorization: ${ADMIN}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: 10\r\n\r\n${body}`,
+    );
+    expect(await snapshot(server.pool)).toEqual(before);
+    expect(answers.length).toBeGreaterThan(0);
+    for (const answer of answers) {
+      expect(answer.type).toMatch(/^application\/problem\+json/);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ status: 400, code: expect.any(String) });
+    }
+    expect(answers[0]?.body.code).toBe('malformed_json');
+  });
+
+  it('bytes after a request that are not HTTP: the request is answered, then a malformed_request problem', async () => {
+    const answers = await exchange('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"rest of a body"\r\n\r\n');
+    expect(answers.map((a) => a.status)).toEqual([200, 400]);
+    expect(answers[1]?.type).toMatch(/^application\/problem\+json/);
+    expect(answers[1]?.body).toMatchObject({ status: 400, code: 'malformed_request' });
+    expect(answers[1]?.body.detail).toMatch(/Content-Length shorter than its body/);
+  });
+
+  it('a Content-Length that is not a number: malformed_request problem, database unchanged', async () => {
+    const before = await snapshot(server.pool);
+    const body = JSON.stringify(agentBody('bad-length'));
+    const answers = await exchange(
+      `POST ${AGENTS} HTTP/1.1\r\nHost: x\r\nAuthorization: ${ADMIN}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ten\r\n\r\n${body}`,
+    );
+    expect(await snapshot(server.pool)).toEqual(before);
+    expect(answers).toHaveLength(1);
+    expect(answers[0]?.type).toMatch(/^application\/problem\+json/);
+    expect(answers[0]?.body).toMatchObject({ status: 400, code: 'malformed_request' });
+  });
+
+  it('a body that is not UTF-8: malformed_json problem, database unchanged', async () => {
+    const before = await snapshot(server.pool);
+    // "name": "a<ED A0 80>b" is a surrogate encoded as if UTF-8 could carry one (CESU-8).
+    const bytes = Buffer.concat([
+      Buffer.from('{"agentId": "cesu", "name": "a'),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from('b"}'),
+    ]);
+    const res = await fetch(`${server.url}${AGENTS}`, {
+      method: 'POST',
+      headers: { authorization: ADMIN, 'content-type': 'application/json' },
+      body: bytes,
+    });
+    expect(await snapshot(server.pool)).toEqual(before);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await res.json()).toMatchObject({
+      code: 'malformed_json',
+      detail: expect.stringMatching(/UTF-8/),
+    });
   });
 });

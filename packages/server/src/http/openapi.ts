@@ -3,6 +3,7 @@ import scalar from '@scalar/fastify-api-reference';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { problemResponse } from './common.js';
+import { docsHeaders } from './docs-headers.js';
 import type { App, AppOptions } from './types.js';
 
 const SCHEMA_REF = '#/components/schemas/';
@@ -21,8 +22,14 @@ function answersOfEveryRoute(route: RouteOptions, schema: FastifySchema) {
         }
       : {}),
     500: problemResponse('The server failed; the error is in its log'),
-    // Authentication looks tokens up in the database; public routes declare their own.
-    ...(isPublic ? {} : { 503: problemResponse('The database is unreachable; try again shortly') }),
+    // Authentication looks tokens up in the database, and throttles an address that keeps failing;
+    // public routes declare their own.
+    ...(isPublic
+      ? {}
+      : {
+          429: problemResponse('Too many failed authentications from this address; see Retry-After'),
+          503: problemResponse('The database is unreachable; try again shortly'),
+        }),
   };
 }
 
@@ -142,6 +149,7 @@ export async function registerDocs(app: App, options: AppOptions): Promise<void>
     docs.addHook('onRoute', (route) => {
       route.config = { ...(route.config ?? {}), auth: 'public' };
     });
+    docs.addHook('onSend', docsHeaders);
     await docs.register(scalar, {
       routePrefix: '/docs',
       logLevel: 'warn',

@@ -6,6 +6,7 @@ export type ProblemDetail = Problem['errors'];
 const TITLES: Record<ProblemCode, string> = {
   validation_failed: 'The request is not valid',
   malformed_json: 'The body is not valid JSON',
+  malformed_request: 'The request is not valid HTTP',
   unauthorized: 'Authentication required',
   forbidden: 'Not allowed',
   not_found: 'Not found',
@@ -22,6 +23,8 @@ const TITLES: Record<ProblemCode, string> = {
   secret_reserved: 'Reference to a reserved name',
   payload_too_large: 'Payload too large',
   uri_too_long: 'URI too long',
+  request_header_too_large: 'Request header fields too large',
+  request_timeout: 'Request timeout',
   unsupported_media_type: 'Unsupported media type',
   rate_limited: 'Too many requests',
   database_unavailable: 'Database unavailable',

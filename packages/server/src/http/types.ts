@@ -63,6 +63,10 @@ export interface AppOptions {
   validateResponses?: boolean;
   /** Largest JSON body accepted, in bytes. */
   bodyLimit?: number;
+  /** Failed authentications a client may make in a minute before it is answered 429. */
+  authFailuresPerMinute?: number;
+  /** Proxies whose `X-Forwarded-For` names the client: a comma list of addresses and CIDRs. */
+  trustProxy?: string;
   version?: string;
 }
 

@@ -16,8 +16,8 @@ export function messagingRoutes(options: AppOptions) {
   const limit = options.messageRateLimit === undefined ? parseRateLimit(undefined) : options.messageRateLimit;
   /**
    * Each token's budget of messages (the admin password has one of its own): every message will
-   * cost a model call, so a leaked or looping client must not spend without bound. Checked after
-   * authentication and before the body is read.
+   * cost a model call, so a leaked or looping client must not spend without bound. Checked once the
+   * request is valid, so that a refused one neither spends the budget nor changes anything.
    */
   async function rateLimited(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (!limit) return;
@@ -59,7 +59,7 @@ export function messagingRoutes(options: AppOptions) {
       '/api/v1/agents/:agentId/messages',
       {
         config: auth,
-        onRequest: rateLimited,
+        preHandler: rateLimited,
         schema: {
           tags,
           operationId: 'sendMessage',
