@@ -26,6 +26,7 @@ export const PROBLEM_CODES = [
   'unsupported_media_type',
   'rate_limited',
   'database_unavailable',
+  'shutting_down',
   'internal_error',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];

@@ -1,10 +1,11 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../test/harness.js';
+import { ADMIN_PASSWORD, createTestDatabase, startTestServer } from '../test/harness.js';
 import { migrate } from './db/migrate.js';
 import { type RunningServer, startServer } from './server.js';
 
@@ -118,6 +119,40 @@ describe('svc server on embedded PostgreSQL', () => {
     expect(await answer).toBe(201);
     await closing;
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+  });
+
+  it('runs none of a request pipelined behind one in flight when shutdown starts', async () => {
+    const server = await startTestServer();
+    const { port } = new URL(server.url);
+    const request = (agentId: string) => {
+      const body = JSON.stringify({ agentId, name: agentId });
+      return (
+        `POST /api/default/agents HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_PASSWORD}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+      );
+    };
+    // The first request is in flight when shutdown starts; the second arrives behind it on the
+    // same connection. Node hands it to the server at once: the closing server answers it with a
+    // 503 problem (and Node may drop that answer as the first one closes the connection).
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk;
+    });
+    const ended = new Promise((resolve) => socket.on('close', resolve));
+    socket.write(request('drained').slice(0, -5));
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = server.app.close();
+    await new Promise((r) => setTimeout(r, 100));
+    socket.write(`${request('drained').slice(-5)}${request('second')}`);
+    await ended;
+    await closing;
+    const [first, second] = received.split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 201 /);
+    expect(first).toMatch(/connection: close/i);
+    if (second !== undefined) expect(second).toMatch(/^HTTP\/1\.1 503 [^]*"code":"shutting_down"/);
+    const { rows } = await server.pool.query('SELECT agent_id FROM agents ORDER BY agent_id');
+    expect(rows.map((r) => r.agent_id)).toEqual(['drained']);
   });
 
   it('refuses to start with an encryption key other than the one the database was set up with', async () => {

@@ -32,7 +32,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
     bodyLimit: options.bodyLimit ?? JSON_BODY_LIMIT_BYTES,
     // Requests are traced by id in the logs; clients may bring their own.
     requestIdHeader: 'x-request-id',
-    return503OnClosing: true,
+    // Requests that reach a closing server get our own 503 problem (the hook below), not Fastify's body.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     // The client's address, for the failed-authentication throttle, when a proxy is in front.
     trustProxy: options.trustProxy ?? false,
@@ -79,6 +80,20 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+  });
+  // A request that arrives while the server drains starts no work: a load balancer or the client
+  // retries it on another replica. Registered before authentication, so it costs no lookup.
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('retry-after', '1');
+    return sendProblem(
+      reply,
+      problemBody(
+        503,
+        'shutting_down',
+        'this server is shutting down; retry the request (on another replica)',
+      ),
+    );
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');

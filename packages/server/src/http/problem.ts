@@ -28,6 +28,7 @@ const TITLES: Record<ProblemCode, string> = {
   unsupported_media_type: 'Unsupported media type',
   rate_limited: 'Too many requests',
   database_unavailable: 'Database unavailable',
+  shutting_down: 'Shutting down',
   internal_error: 'Internal error',
 };
 
