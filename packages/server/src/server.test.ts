@@ -1,25 +1,21 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, createTestDatabase, startTestServer } from '../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import {
+  ADMIN_PASSWORD,
+  createDataDir,
+  createTestDatabase,
+  QUIET_SERVER,
+  startTestServer,
+} from '../test/harness.js';
 import { migrate } from './db/migrate.js';
 import { type RunningServer, startServer } from './server.js';
 
-const dirs: string[] = [];
-async function dataDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-server-test-'));
-  dirs.push(dir);
-  return dir;
-}
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
-
-const quiet = { port: 0, host: '127.0.0.1', logLevel: 'silent', announce: () => {} };
+const dataDir = createDataDir;
+const quiet = QUIET_SERVER;
 
 async function api(server: RunningServer, password: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${server.url}${path}`, {
@@ -150,7 +146,7 @@ describe('svc server on embedded PostgreSQL', () => {
     const [first, second] = received.split(/(?=HTTP\/1\.1 )/);
     expect(first).toMatch(/^HTTP\/1\.1 201 /);
     expect(first).toMatch(/connection: close/i);
-    if (second !== undefined) expect(second).toMatch(/^HTTP\/1\.1 503 [^]*"code":"shutting_down"/);
+    if (second !== undefined) expect(second).toMatch(/^HTTP\/1\.1 503 [\s\S]*"code":"shutting_down"/);
     const { rows } = await server.pool.query('SELECT agent_id FROM agents ORDER BY agent_id');
     expect(rows.map((r) => r.agent_id)).toEqual(['drained']);
   });

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
@@ -29,6 +32,16 @@ export async function createTestDatabase(): Promise<string> {
   url.pathname = `/${name}`;
   return url.toString();
 }
+
+/** A temporary data dir for `startServer`, removed when the file's tests end. */
+export async function createDataDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-data-'));
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** `startServer` settings that keep a test's output clean. */
+export const QUIET_SERVER = { port: 0, host: '127.0.0.1', logLevel: 'silent', announce: () => {} };
 
 export const ADMIN_PASSWORD = 'test-admin-password-0123456789';
 

@@ -1,22 +1,11 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../test/harness.js';
+import { readdir } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { createDataDir, createTestDatabase, QUIET_SERVER } from '../../test/harness.js';
 import { startServer } from '../server.js';
 import { parseMcpCommands } from './deployment.js';
 
-const dirs: string[] = [];
-async function dataDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-egress-test-'));
-  dirs.push(dir);
-  return dir;
-}
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
-
-const quiet = { port: 0, host: '127.0.0.1', logLevel: 'silent', announce: () => {} };
+const dataDir = createDataDir;
+const quiet = QUIET_SERVER;
 
 describe('SVC_MCP_COMMANDS', () => {
   it('is a comma list of executable names and absolute paths', () => {
