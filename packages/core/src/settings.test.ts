@@ -75,6 +75,36 @@ describe('agent settings', () => {
     ],
     [{ mcpServers: { x: { command: 'npx', env: { PATH: '/tmp' } } } }, ['mcpServers', 'x', 'env', 'PATH']],
     [
+      { mcpServers: { x: { command: 'npx', env: { GCONV_PATH: 'x' } } } },
+      ['mcpServers', 'x', 'env', 'GCONV_PATH'],
+    ],
+    [
+      { mcpServers: { x: { command: 'npx', env: { NODE_EXTRA_CA_CERTS: 'x' } } } },
+      ['mcpServers', 'x', 'env', 'NODE_EXTRA_CA_CERTS'],
+    ],
+    [
+      { mcpServers: { x: { command: 'npx', env: { PYTHONINSPECT: 'x' } } } },
+      ['mcpServers', 'x', 'env', 'PYTHONINSPECT'],
+    ],
+    [
+      { mcpServers: { x: { command: 'npx', env: { npm_config_script_shell: 'x' } } } },
+      ['mcpServers', 'x', 'env', 'npm_config_script_shell'],
+    ],
+    [
+      { mcpServers: { x: { command: 'npx', env: { PERL5LIB: 'x' } } } },
+      ['mcpServers', 'x', 'env', 'PERL5LIB'],
+    ],
+    [{ mcpServers: { x: { command: 'npx', env: { RUBYLIB: 'x' } } } }, ['mcpServers', 'x', 'env', 'RUBYLIB']],
+    [
+      { mcpServers: { x: { command: 'npx', env: { _JAVA_OPTIONS: 'x' } } } },
+      ['mcpServers', 'x', 'env', '_JAVA_OPTIONS'],
+    ],
+    [
+      { mcpServers: { x: { command: 'npx', env: { JDK_JAVA_OPTIONS: 'x' } } } },
+      ['mcpServers', 'x', 'env', 'JDK_JAVA_OPTIONS'],
+    ],
+    [{ mcpServers: { x: { command: 'npx', env: { ENV: 'x' } } } }, ['mcpServers', 'x', 'env', 'ENV']],
+    [
       { mcpServers: { x: { command: 'npx', env: { ld_preload: '/tmp/x.so' } } } },
       ['mcpServers', 'x', 'env', 'ld_preload'],
     ],

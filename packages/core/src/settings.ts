@@ -51,10 +51,12 @@ const headerMap = keyedRecord(
 
 /**
  * Variables that make a process load or run code other than its executable's: the loader's
- * (`LD_*`, `DYLD_*`), language runtimes' start-up hooks, and `PATH`, which picks the executable.
+ * (`LD_*`, `DYLD_*`, glibc's `GCONV_PATH`), `PATH`, which picks the executable, and the start-up
+ * hooks of language runtimes and package managers, by prefix where a family has many (`NODE_*` but `NODE_ENV`,
+ * `PYTHON*`, `NPM_CONFIG_*`: npm's `script-shell` runs a shell of the caller's choosing).
  */
 const FORBIDDEN_ENV =
-  /^(LD_|DYLD_)|^(PATH|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|BASH_ENV|PERL5OPT|RUBYOPT|JAVA_TOOL_OPTIONS)$/i;
+  /^(LD_|DYLD_|NODE_(?!ENV$)|PYTHON|NPM_CONFIG_|PERL|RUBY|JAVA_|_JAVA_|JDK_JAVA_)|^(PATH|GCONV_PATH|BASH_ENV|ENV|ZDOTDIR|IFS)$/i;
 
 /** True for an environment variable an MCP server's `env` may not set. */
 export function isForbiddenMcpEnvKey(name: string): boolean {
@@ -68,7 +70,7 @@ const mcpEnv = keyedRecord(
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be a variable name such as "LOG_LEVEL"' })
     .refine((name) => !isForbiddenMcpEnvKey(name), {
       message:
-        'sets a loader or runtime hook (LD_*, DYLD_*, PATH, NODE_OPTIONS, NODE_PATH, PYTHONPATH, ...), which an MCP server may not set',
+        'sets a loader or runtime hook (LD_*, DYLD_*, PATH, GCONV_PATH, NODE_*, PYTHON*, NPM_CONFIG_*, PERL*, RUBY*, JAVA_*, ...), which an MCP server may not set',
     }),
   z
     .string()

@@ -68,7 +68,8 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
   const announce = settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
   const logger: Logger = pino({
     level: settings.logLevel,
-    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    // rawPacket: the bytes of a request Node's parser refused, which may hold a token or a secret.
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'err.rawPacket'],
   });
   const dataDir = resolve(env.SVC_DATA_DIR || '.svc');
   const basePath = normaliseBasePath(env.SVC_BASE_PATH);

@@ -147,7 +147,9 @@ export function answerClientError(
 ): void {
   if (error.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
   answered.add(socket);
-  this.log.debug({ err: error }, 'refused a request the HTTP parser could not read');
+  // The code only: Node puts the request's raw bytes on the error (`rawPacket`), headers and body
+  // included, and those may hold a bearer token or a secret's value.
+  this.log.debug({ code: error.code }, 'refused a request the HTTP parser could not read');
   const problem = clientErrorProblem(error);
   const body = JSON.stringify(problem);
   const answer = () => {

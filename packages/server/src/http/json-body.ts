@@ -60,6 +60,7 @@ export function refusedValues(body: unknown): ProblemDetail {
       : Object.entries(frame.value);
     const children: Frame[] = [];
     for (const [key, value] of entries) {
+      if (refused.length >= MAX_REPORTED) break;
       if (typeof key === 'string') {
         const message = checkKey(key, value);
         if (message) {
@@ -90,6 +91,10 @@ export function refusedValues(body: unknown): ProblemDetail {
 
 function checkScalar(value: unknown): string | null {
   if (typeof value === 'string') return textProblem(value);
+  // JSON.parse reads 1e400 as Infinity, which JSON cannot even write back.
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    return 'is a number too large for a double-precision float; send a smaller number, or a string';
+  }
   if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
     return `${value} is an integer beyond ±${Number.MAX_SAFE_INTEGER}, which a JSON number does not carry exactly; send it as a string`;
   }

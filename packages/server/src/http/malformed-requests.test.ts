@@ -337,6 +337,16 @@ const cases: Case[] = [
     code: 'validation_failed',
     errorPath: '/body/config/retries',
   },
+  {
+    name: 'a number beyond a double (1e400, which JSON.parse reads as Infinity)',
+    method: 'PUT',
+    path: PLATFORM('helper-team-chat'),
+    raw: '{"type": "team_chat", "config": {"limit": -1e400}}',
+    contentType: 'application/json',
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/config/limit',
+  },
 
   // ---- agents: identifiers, types, lengths, unknown keys ----------------------------------
   {

@@ -1,8 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, createToken, startTestServer, type TestServer } from '../../test/harness.js';
+import {
+  ADMIN_PASSWORD,
+  createTestDatabase,
+  createToken,
+  startTestServer,
+  type TestServer,
+} from '../../test/harness.js';
 import type { OrgRef } from '../http/types.js';
 
 const CANARY = `canary-${randomBytes(6).toString('hex')}-value`;
@@ -142,8 +149,23 @@ describe('org secrets', () => {
       await server.call('DELETE', '/api/default/secrets/LEAKY'),
     ];
     for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(CANARY);
+    // Requests Node's parser refuses: the probe's short Content-Length, and a URL over 16 KiB.
+    const body = JSON.stringify({ value: CANARY });
+    await rawRequest(
+      `PUT /api/default/secrets/LEAKY HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_PASSWORD}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: 2\r\n\r\n${body}`,
+    );
+    await rawRequest(
+      `GET /api/default/secrets?q=${CANARY}${'x'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n` +
+        `Authorization: Bearer ${ADMIN_PASSWORD}\r\n\r\n`,
+    );
     expect(logLines.length).toBeGreaterThan(10);
-    expect(logLines.join('')).not.toContain(CANARY);
+    const logs = logLines.join('');
+    // As text, and as the list of bytes a serialized Buffer becomes.
+    for (const needle of [CANARY, ADMIN_PASSWORD]) {
+      expect(logs).not.toContain(needle);
+      expect(logs).not.toContain([...Buffer.from(needle)].join(','));
+    }
   });
 });
 
@@ -283,6 +305,19 @@ describe('a restart', () => {
     await expect(resolverOf(wrongKey).resolve(ref, '$KEPT')).rejects.toThrow();
   });
 });
+
+/** Sends bytes as they are, and waits until the server closes the connection. */
+async function rawRequest(bytes: string): Promise<string> {
+  const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+  let received = '';
+  socket.on('data', (chunk) => {
+    received += chunk;
+  });
+  socket.on('error', () => {});
+  socket.write(bytes);
+  await new Promise((resolve) => socket.on('close', resolve));
+  return received;
+}
 
 function resolverOf(target: TestServer) {
   return target.options.secrets;
