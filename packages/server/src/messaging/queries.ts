@@ -1,5 +1,6 @@
 import type { MessageSend } from '@svc/core';
 import type { Pool } from 'pg';
+import { type RateLimit, takeFromBudget } from './rate-limit.js';
 
 export interface MessageRow {
   id: string;
@@ -26,7 +27,8 @@ export function conversationKey(body: MessageSend): { channel: string; thread: s
 
 /**
  * Queues a message in one transaction. With an idempotency key, a second request finds the first
- * message instead (`replayed`), even when both arrive at once: the unique index decides.
+ * message instead (`replayed`), even when both arrive at once: the unique index decides. A new
+ * message is paid for from the sender's budget in the same transaction: refused, nothing is queued.
  */
 export async function enqueueMessage(
   pool: Pool,
@@ -36,8 +38,10 @@ export async function enqueueMessage(
     body: MessageSend;
     idempotencyKey: string | null;
     requestHash: string;
+    /** The sender's budget, paid only for a message this call queues (never for a replay or a 404). */
+    budget: { limit: RateLimit; key: string } | null;
   },
-): Promise<{ row: MessageRow; replayed: boolean } | 'agent_missing'> {
+): Promise<{ row: MessageRow; replayed: boolean } | 'agent_missing' | { retryAfterSeconds: number }> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -80,6 +84,11 @@ export async function enqueueMessage(
       ],
     );
     if (inserted.rows[0]) {
+      const paid = input.budget ? await takeFromBudget(client, input.budget.limit, input.budget.key) : null;
+      if (paid && !paid.allowed) {
+        await client.query('ROLLBACK');
+        return { retryAfterSeconds: paid.retryAfterSeconds };
+      }
       await client.query('COMMIT');
       return { row: inserted.rows[0], replayed: false };
     }

@@ -63,6 +63,44 @@ describe('the message budget of a token', () => {
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 202)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(11);
+    // Each refusal read the budget as the last granted request left it: the next one is ~12 s away.
+    for (const refused of answers.filter((r) => r.status === 429)) {
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(9);
+    }
+  });
+
+  it('is spent only on messages it queues: not on replays, unknown agents or refused requests', async () => {
+    const { secret } = await createToken(a, 'default', ['messages']);
+    const keyed = (key: string, content: string) =>
+      a.call('POST', '/api/v1/agents/bot/messages', {
+        token: secret,
+        headers: { 'idempotency-key': key },
+        body: { platform: 'api', content },
+      });
+    expect((await keyed('k1', 'once')).status).toBe(202);
+    for (let i = 0; i < 6; i++) {
+      const replay = await keyed('k1', 'once');
+      expect(replay.status).toBe(202);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    }
+    expect((await keyed('k1', 'another body')).body.code).toBe('idempotency_key_reused');
+    for (let i = 0; i < 6; i++) {
+      const missing = await a.call('POST', '/api/v1/agents/nobody/messages', {
+        token: secret,
+        body: { platform: 'api', content: 'hello?' },
+      });
+      expect(missing.status).toBe(404);
+      const internal = await a.call('POST', '/api/v1/agents/bot/messages', {
+        token: secret,
+        body: { platform: 'internal.cron', content: 'x' },
+      });
+      expect(internal.status).toBe(403);
+    }
+    // One message queued so far: four more fit, the fifth does not.
+    for (let i = 0; i < 4; i++) expect((await send(a, secret)).status).toBe(202);
+    expect((await send(a, secret)).status).toBe(429);
+    // A replay of a queued message is still answered once the budget is spent.
+    expect((await keyed('k1', 'once')).status).toBe(202);
   });
 
   it('refills with time', async () => {

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { PoolClient } from 'pg';
 
 /** At most `count` requests per `periodMs`, all of them at once if the budget is full. */
 export interface RateLimit {
@@ -23,30 +23,36 @@ export function parseRateLimit(raw: string | undefined): RateLimit | null {
 }
 
 /**
- * Takes one request from `key`'s budget, or answers how many seconds to wait. The budget lives in
- * PostgreSQL, so every replica shares it exactly; GCRA keeps it to one row and one statement: the
- * row holds the time at which the budget would be whole again (`tat`), each request pushes it by
- * period/count, and a request is refused when that would put it more than a period ahead. The
- * CTE's outer SELECT sees the row as it was, which is what a refused request needs.
+ * Takes one request from `key`'s budget, or answers how many seconds to wait. Runs inside the
+ * caller's transaction, so that what the budget pays for and the payment commit together. The
+ * budget lives in PostgreSQL, so every replica shares it exactly. GCRA keeps it to one row: the row
+ * holds the time at which the budget would be whole again (`tat`); each request pushes it by
+ * period/count, and a request is refused when that would put it more than a period ahead. The row
+ * is locked before it is read, so concurrent requests are decided one after another.
  */
 export async function takeFromBudget(
-  pool: Pool,
+  client: PoolClient,
   limit: RateLimit,
   key: string,
 ): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
   const step = limit.periodMs / limit.count;
-  const { rows } = await pool.query<{ granted: boolean; wait_ms: number | null }>(
-    `WITH hit AS (
-       INSERT INTO rate_limits AS r (key, tat) VALUES ($1, now() + make_interval(secs => $2 / 1000.0))
-       ON CONFLICT (key) DO UPDATE SET tat = greatest(r.tat, now()) + make_interval(secs => $2 / 1000.0)
-        WHERE greatest(r.tat, now()) + make_interval(secs => $2 / 1000.0) <= now() + make_interval(secs => $3 / 1000.0)
-       RETURNING 1
-     )
-     SELECT EXISTS (SELECT 1 FROM hit) AS granted,
-            (SELECT extract(epoch FROM tat - now()) * 1000 + $2 - $3 FROM rate_limits WHERE key = $1) AS wait_ms`,
-    [key, step, limit.periodMs],
+  await client.query('INSERT INTO rate_limits (key, tat) VALUES ($1, now()) ON CONFLICT (key) DO NOTHING', [
+    key,
+  ]);
+  const { rows } = await client.query<{ tat_ms: number; now_ms: number }>(
+    `SELECT extract(epoch FROM tat) * 1000 AS tat_ms, extract(epoch FROM now()) * 1000 AS now_ms
+       FROM rate_limits WHERE key = $1 FOR UPDATE`,
+    [key],
   );
-  const row = rows[0];
-  if (row?.granted) return { allowed: true };
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(row?.wait_ms ?? step) / 1000)) };
+  const tat = Number(rows[0]?.tat_ms);
+  const now = Number(rows[0]?.now_ms);
+  const next = Math.max(tat, now) + step;
+  if (next - now > limit.periodMs) {
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((next - now - limit.periodMs) / 1000)),
+    };
+  }
+  await client.query('UPDATE rate_limits SET tat = to_timestamp($2 / 1000.0) WHERE key = $1', [key, next]);
+  return { allowed: true };
 }

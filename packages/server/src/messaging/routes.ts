@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { idSchema, messageAcceptedSchema, messageSchema, messageSendSchema } from '@svc/core';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { iso, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions, OrgRef } from '../http/types.js';
 import { enqueueMessage, getMessage, type MessageRow } from './queries.js';
-import { parseRateLimit, takeFromBudget } from './rate-limit.js';
+import { parseRateLimit } from './rate-limit.js';
 
 const tags = ['messages'];
 const auth = { auth: { scope: 'messages' as const, org: false } };
@@ -14,24 +14,6 @@ const agentParams = z.object({ agentId: idSchema.describe('agentId') });
 
 export function messagingRoutes(options: AppOptions) {
   const limit = options.messageRateLimit === undefined ? parseRateLimit(undefined) : options.messageRateLimit;
-  /**
-   * Each token's budget of messages (the admin password has one of its own): every message will
-   * cost a model call, so a leaked or looping client must not spend without bound. Checked once the
-   * request is valid, so that a refused one neither spends the budget nor changes anything.
-   */
-  async function rateLimited(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (!limit) return;
-    const key = `messages:${request.caller?.token?.id ?? 'admin_password'}`;
-    const outcome = await takeFromBudget(options.pool, limit, key);
-    if (outcome.allowed) return;
-    reply.header('retry-after', String(outcome.retryAfterSeconds));
-    throw new ProblemError(
-      429,
-      'rate_limited',
-      `this token may send ${limit.count} messages per ${limit.periodMs / 1000} s; retry in ${outcome.retryAfterSeconds} s`,
-    );
-  }
-
   /** The path carries no org: a token speaks for its own org; the admin password for `default`. */
   async function orgOfCaller(request: FastifyRequest): Promise<OrgRef> {
     const token = request.caller?.token;
@@ -59,7 +41,6 @@ export function messagingRoutes(options: AppOptions) {
       '/api/v1/agents/:agentId/messages',
       {
         config: auth,
-        preHandler: rateLimited,
         schema: {
           tags,
           operationId: 'sendMessage',
@@ -95,8 +76,20 @@ export function messagingRoutes(options: AppOptions) {
           body,
           idempotencyKey,
           requestHash,
+          // Each token pays for the messages it queues (the admin password has a budget of its own):
+          // every message will cost a model call, so a leaked or looping client must not spend
+          // without bound. A replay or a refused request costs nothing.
+          budget: limit && { limit, key: `messages:${request.caller?.token?.id ?? 'admin_password'}` },
         });
         if (outcome === 'agent_missing') throw notFound(`agent "${agentId}"`);
+        if ('retryAfterSeconds' in outcome) {
+          reply.header('retry-after', String(outcome.retryAfterSeconds));
+          throw new ProblemError(
+            429,
+            'rate_limited',
+            `this token may send ${limit?.count} messages per ${(limit?.periodMs ?? 0) / 1000} s; retry in ${outcome.retryAfterSeconds} s`,
+          );
+        }
         if (outcome.replayed) {
           if (outcome.row.request_hash !== requestHash) {
             throw new ProblemError(
