@@ -207,6 +207,26 @@ describe('settings a deployment could get dangerously wrong', () => {
     await expect(
       startServer({ ...quiet, env: { ...env, SVC_AUTH_FAILURES_PER_MINUTE: 'many' } }),
     ).rejects.toThrow('SVC_AUTH_FAILURES_PER_MINUTE must be a whole number above 0, not "many"');
+    // A hop count or a boolean (other servers' forms) would be read as an address: refused.
+    for (const wrong of ['1', 'true', '10.0.0.0/33', 'proxy.internal']) {
+      await expect(startServer({ ...quiet, env: { ...env, SVC_TRUST_PROXY: wrong } }), wrong).rejects.toThrow(
+        `SVC_TRUST_PROXY: "${wrong}" is not an address or CIDR of a proxy`,
+      );
+    }
+    // Without SVC_TRUST_PROXY, X-Forwarded-For is the client's word and is ignored: one budget.
+    const direct = await startServer({ ...quiet, env: { ...env, SVC_TRUST_PROXY: undefined } });
+    try {
+      const statuses = [];
+      for (const client of ['198.51.100.7', '198.51.100.8', '198.51.100.9']) {
+        const res = await fetch(`${direct.url}/api/whoami`, {
+          headers: { authorization: 'Bearer wrong', 'x-forwarded-for': client },
+        });
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([401, 401, 429]);
+    } finally {
+      await direct.close();
+    }
     const server = await startServer({ ...quiet, env });
     try {
       const call = (client: string, bearer: string) =>

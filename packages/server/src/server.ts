@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
+import { parseTrustProxy } from './auth/throttle.js';
 import { lockDataDir, readOrCreateSecret } from './data-dir.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
@@ -111,6 +112,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
     const encryptionKey = parseEncryptionKey(keySecret.value);
     const envSecrets = parseEnvSecretPolicy(env.SVC_SECRETS_FROM_ENV, embedded);
     const messageRateLimit = parseRateLimit(env.SVC_MESSAGES_RATE_LIMIT);
+    const trustProxy = parseTrustProxy(env.SVC_TRUST_PROXY);
 
     let databaseUrl = env.DATABASE_URL as string;
     if (embedded) {
@@ -144,7 +146,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       validateResponses: env.SVC_VALIDATE_RESPONSES === '1',
       logger,
       authFailuresPerMinute,
-      trustProxy: env.SVC_TRUST_PROXY || undefined,
+      trustProxy,
     });
     cleanups.push(() => app.close());
     await app.listen({ port: settings.port, host: settings.host });

@@ -1,3 +1,5 @@
+import ipaddr from 'ipaddr.js';
+
 /**
  * Failed authentication, counted per client: each client has a budget of `perMinute` failures
  * that refills continuously (a token bucket), so a burst of that many is answered, then one more
@@ -50,15 +52,41 @@ export function createAuthThrottle(perMinute: number, now: () => number = Date.n
  */
 export function clientKey(ip: string): string {
   const address = ip.split('%')[0] as string;
-  if (!address.includes(':')) return address;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1] as string;
-  const [head = '', tail] = address.split('::');
-  const first = head === '' ? [] : head.split(':');
-  const last = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = [...first, ...Array(Math.max(0, 8 - first.length - last.length)).fill('0'), ...last];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => Number.parseInt(g, 16).toString(16))
-    .join(':')}::/64`;
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const groups = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${groups.join(':')}::/64`;
+}
+
+/**
+ * `SVC_TRUST_PROXY`: the addresses and CIDRs of the reverse proxies in front of svc, whose
+ * `X-Forwarded-For` then names the client. Anything else is refused at start: read as an address,
+ * `1` (a hop count elsewhere) would be 0.0.0.1, and every client behind the proxy would share one
+ * budget of failed attempts.
+ */
+export function parseTrustProxy(raw: string | undefined): string[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  return raw.split(',').map((entry) => {
+    const text = entry.trim();
+    const [address = '', bits] = text.split('/');
+    const valid =
+      /[.:]/.test(address) &&
+      ipaddr.isValid(address) &&
+      (bits === undefined ||
+        (() => {
+          try {
+            ipaddr.parseCIDR(text);
+            return true;
+          } catch {
+            return false;
+          }
+        })());
+    if (!valid) {
+      throw new Error(
+        `SVC_TRUST_PROXY: "${text}" is not an address or CIDR of a proxy; list them, such as 10.0.0.5,10.1.0.0/16`,
+      );
+    }
+    return text;
+  });
 }

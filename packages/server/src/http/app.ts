@@ -42,10 +42,24 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
     // Above every route's own parameter limit, so that the route schemas answer with a field error.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     // URLs the router refuses before any route runs (bad percent-encoding, too long) get a problem too.
+    // The detail never echoes the URL: it may be 16 KiB long, or carry what the caller should not see again.
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode ?? 400;
-      const code = status === 414 ? 'uri_too_long' : 'validation_failed';
-      sendProblem(reply, problemBody(status, code, `the URL is not valid: ${error.message}`));
+      if (status === 414) {
+        sendProblem(
+          reply,
+          problemBody(414, 'uri_too_long', 'a segment of the URL path is longer than 1000 characters'),
+        );
+        return;
+      }
+      sendProblem(
+        reply,
+        problemBody(
+          status,
+          'validation_failed',
+          'the URL is not valid: a %-escape in it does not decode to UTF-8',
+        ),
+      );
     },
   }).withTypeProvider() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);

@@ -46,11 +46,16 @@ describe('every other answer', () => {
       ['/api/default/agents', 200],
       ['/api/default/nothing-here', 404],
       ['/openapi.json', 200],
+      // Refused by the router before any hook runs.
+      ['/api/default/agents/%zz', 400],
+      [`/api/default/agents/${'a'.repeat(1200)}`, 414],
     ] as const) {
       const res = await server.call('GET', path);
       expect(res.status, path).toBe(status);
       expect(res.headers.get('cache-control'), path).toBe('no-store');
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      // A refused URL is not sent back: it may be long, or hold what should not travel again.
+      if (status >= 400) expect(JSON.stringify(res.body)).not.toContain('aaaaaaaaaa');
     }
   });
 });

@@ -159,6 +159,7 @@ export function answerClientError(
       'Content-Type: application/problem+json',
       `Content-Length: ${Buffer.byteLength(body)}`,
       'Cache-Control: no-store',
+      'X-Content-Type-Options: nosniff',
       'Connection: close',
     ];
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());

@@ -67,6 +67,9 @@ export function problemBody(
 
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
   if (problem.status === 401) reply.header('www-authenticate', 'Bearer realm="svc"');
+  // Also here, not only in the app's onSend hook: errors found before routing skip the hooks.
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  reply.header('x-content-type-options', 'nosniff');
   return reply.code(problem.status).type('application/problem+json').serializer(JSON.stringify).send(problem);
 }
 

@@ -65,8 +65,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Failed authentications a client may make in a minute before it is answered 429. */
   authFailuresPerMinute?: number;
-  /** Proxies whose `X-Forwarded-For` names the client: a comma list of addresses and CIDRs. */
-  trustProxy?: string;
+  /** Proxies whose `X-Forwarded-For` names the client: addresses and CIDRs. */
+  trustProxy?: string[];
   version?: string;
 }
 
