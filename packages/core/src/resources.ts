@@ -54,7 +54,8 @@ export type Token = z.infer<typeof tokenSchema>;
 export const providerSchema = z.strictObject({
   key: providerKeySchema,
   secret_ref: z.string().regex(/^\$(\{[A-Z_][A-Z0-9_]*\}|[A-Z_][A-Z0-9_]*)$/, {
-    message: 'must be a reference such as "$OPENAI_API_KEY"; the value belongs in the server\'s environment',
+    message:
+      'must be a reference such as "$OPENAI_API_KEY", never the value: store the value with "svc secrets set OPENAI_API_KEY"',
   }),
 });
 

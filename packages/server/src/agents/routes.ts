@@ -239,7 +239,8 @@ export function agentRoutes(options: AppOptions) {
       },
       async (request) => {
         const { id } = request.params;
-        // References are resolved only in the MCP servers' headers, env and oauth (the spec's sections).
+        // Of the settings, only MCP servers hold references (in headers, env and oauth); the
+        // whole of each server is checked, so that no new field can carry one past this.
         refuseReservedReferences(request.body.mcpServers, '/body/mcpServers');
         checkSettingTargets(request.body, options.egress);
         const outcome = await patchConfig(options.pool, orgOf(request).id, id, request.body);

@@ -28,7 +28,8 @@ async function identify(
   if (passwordDigest !== null && matchesPassword(digest, passwordDigest)) {
     return { kind: 'admin_password', scopes: expandScopes(['admin']), token: null };
   }
-  if (!isWellFormedToken(value)) throw unauthorized('the bearer value is not an svc API token');
+  if (!isWellFormedToken(value))
+    throw unauthorized('the bearer value is neither an svc API token (svc_...) nor the admin password');
   const token = await tokens.find(digest);
   if (!token) throw unauthorized('unknown API token');
   if (token.revoked) throw unauthorized('this API token was revoked');

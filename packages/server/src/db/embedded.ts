@@ -121,14 +121,16 @@ async function exists(path: string): Promise<boolean> {
 async function postgresOwner(): Promise<{ uid?: number; gid?: number }> {
   if (process.getuid?.() !== 0) return {};
   const lookup = async () => {
-    const uid = Number((await run('id', ['-u', 'postgres'])).stdout.trim());
-    const gid = Number((await run('id', ['-g', 'postgres'])).stdout.trim());
+    const uid = Number((await run('id', ['-u', 'postgres'], { env: postgresEnv() })).stdout.trim());
+    const gid = Number((await run('id', ['-g', 'postgres'], { env: postgresEnv() })).stdout.trim());
     return { uid, gid };
   };
   try {
     return await lookup();
   } catch {
-    await run('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
+    await run('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'], {
+      env: postgresEnv(),
+    });
     return lookup();
   }
 }

@@ -1,6 +1,9 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testAppOptions } from '../../test/harness.js';
+import { buildApp } from '../http/app.js';
 import { createEgressClient, guardedLookup, type Resolve } from './client.js';
 import { EgressRefusedError, parseEgressAllow } from './policy.js';
 
@@ -166,5 +169,27 @@ describe('the guarded outbound client', () => {
       body: 'payload',
     });
     expect(await (await client().fetch(request)).text()).toBe('POST yes payload');
+  });
+});
+
+describe('a route whose outbound call is refused', () => {
+  it('answers 422 egress_refused, saying what to allow, having connected nowhere', async () => {
+    const metadata = client();
+    const pool = new pg.Pool({ connectionString: await createTestDatabase() });
+    const { app } = await buildApp(testAppOptions(pool));
+    app.get('/probe', { config: { auth: 'public' }, schema: { hide: true } }, async () => {
+      await metadata.fetch('http://169.254.169.254/latest/meta-data/');
+      return { reached: true };
+    });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/probe' });
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.json()).toMatchObject({ code: 'egress_refused', status: 422 });
+      expect(res.json().detail).toContain('SVC_EGRESS_ALLOW');
+    } finally {
+      await app.close();
+      await pool.end();
+    }
   });
 });

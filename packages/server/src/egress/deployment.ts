@@ -1,5 +1,5 @@
 import { isMcpShell } from '@svc/core';
-import { type EgressPolicy, PUBLIC_ONLY, parseEgressAllow } from './policy.js';
+import { type EgressPolicy, parseEgressAllow } from './policy.js';
 
 /** What the deployment lets orgs reach and run, from the server's environment (read once at start). */
 export interface DeploymentEgress {
@@ -8,9 +8,6 @@ export interface DeploymentEgress {
   /** `SVC_MCP_COMMANDS`: the executables a stdio MCP server may name, as names or absolute paths. */
   mcpCommands: readonly string[];
 }
-
-/** Nothing internal is reachable and no stdio MCP server runs. */
-export const LOCKED_DOWN: DeploymentEgress = { policy: PUBLIC_ONLY, mcpCommands: [] };
 
 const COMMAND = /^([A-Za-z0-9_+-][A-Za-z0-9._+-]*|\/[^\s\0,]+)$/;
 

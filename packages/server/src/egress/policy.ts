@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { ProblemError } from '../http/problem.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
@@ -15,8 +16,6 @@ export interface EgressPolicy {
   /** Address ranges that may be reached although a refused range holds them. */
   ranges: readonly (readonly [Address, number])[];
 }
-
-export const PUBLIC_ONLY: EgressPolicy = { hosts: new Set(), ranges: [] };
 
 const HOST_NAME =
   /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?$/;
@@ -108,8 +107,7 @@ function isAllowedAddress(policy: EgressPolicy, text: string): boolean {
 }
 
 /** The outbound call was refused: `host` resolved to (or is) `address`, which the policy refuses. */
-export class EgressRefusedError extends Error {
-  readonly code = 'egress_refused';
+export class EgressRefusedError extends ProblemError {
   constructor(
     readonly host: string,
     readonly address: string,
@@ -117,7 +115,10 @@ export class EgressRefusedError extends Error {
   ) {
     const named = host === address ? address : `${host} (${address})`;
     const allow = host === address ? address : `${address} (or the host ${host})`;
+    // A ProblemError, so that a route whose outbound call is refused answers 422 egress_refused.
     super(
+      422,
+      'egress_refused',
       `${named} is ${reason}, which this server does not connect to; add ${allow} to SVC_EGRESS_ALLOW on the server to allow it`,
     );
     this.name = 'EgressRefusedError';

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import type { AgentConfigPatch } from '@svc/core';
 import { type ProblemDetail, ProblemError } from '../http/problem.js';
 import { pointer } from '../http/validation.js';
-import { type DeploymentEgress, LOCKED_DOWN } from './deployment.js';
+import type { DeploymentEgress } from './deployment.js';
 import { bareHost, checkAddress } from './policy.js';
 
 /**
@@ -11,7 +11,7 @@ import { bareHost, checkAddress } from './policy.js';
  * command that SVC_MCP_COMMANDS does not name. Host names are decided when connecting, since what
  * they resolve to changes. Throws 422 `setting_refused` listing every refused value.
  */
-export function checkSettingTargets(patch: AgentConfigPatch, egress: DeploymentEgress = LOCKED_DOWN): void {
+export function checkSettingTargets(patch: AgentConfigPatch, egress: DeploymentEgress): void {
   const errors: NonNullable<ProblemDetail> = [];
   const refuse = (path: PropertyKey[], message: string) =>
     errors.push({ path: pointer(['body', ...path]), message });

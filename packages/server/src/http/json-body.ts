@@ -96,7 +96,8 @@ function checkScalar(value: unknown): string | null {
     return 'is a number too large for a double-precision float; send a smaller number, or a string';
   }
   if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
-    return `${value} is an integer beyond ±${Number.MAX_SAFE_INTEGER}, which a JSON number does not carry exactly; send it as a string`;
+    // Not the value itself: parsing has already rounded it, so it would not be the number sent.
+    return `is an integer beyond ±${Number.MAX_SAFE_INTEGER}, which a JSON number does not carry exactly; send it as a string`;
   }
   return null;
 }

@@ -22,14 +22,11 @@ function answersOfEveryRoute(route: RouteOptions, schema: FastifySchema) {
         }
       : {}),
     500: problemResponse('The server failed; the error is in its log'),
-    // Authentication looks tokens up in the database, and throttles an address that keeps failing;
-    // public routes declare their own.
+    // Authentication looks tokens up in the database, and throttles an address that keeps failing.
     ...(isPublic
       ? {}
-      : {
-          429: problemResponse('Too many failed authentications from this address; see Retry-After'),
-          503: problemResponse('The database is unreachable; try again shortly'),
-        }),
+      : { 429: problemResponse('Too many failed authentications from this address; see Retry-After') }),
+    503: problemResponse('The database is unreachable, or this server is shutting down; retry shortly'),
   };
 }
 

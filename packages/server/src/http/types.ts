@@ -55,7 +55,7 @@ export interface AppOptions {
   /** The one way any part of the server resolves a secret reference for an org (DESIGN.md section 6). */
   secrets: SecretResolver;
   /** What orgs' settings may reach and run (SVC_EGRESS_ALLOW, SVC_MCP_COMMANDS); unset: public addresses only, no stdio MCP server. */
-  egress?: DeploymentEgress;
+  egress: DeploymentEgress;
   logger?: FastifyBaseLogger;
   /** Messages each token may send (`SVC_MESSAGES_RATE_LIMIT`); `null`: no limit; absent: the default. */
   messageRateLimit?: RateLimit | null;

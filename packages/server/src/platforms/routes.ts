@@ -81,7 +81,8 @@ export function platformRoutes(options: AppOptions) {
             [{ path: '/params/stableId', message: `expected "${expected}"` }],
           );
         }
-        refuseReservedReferences(config, '/body/config');
+        // The name too: svc.toml may write a reference in any value of a platform (the spec's rule).
+        refuseReservedReferences({ name, config }, '/body');
         const org = orgOf(request);
         const outcome = await putPlatform(
           options.pool,

@@ -252,6 +252,14 @@ describe('reserved references are refused at write time', () => {
         errors: [{ path: '/body/config/nested/list/1' }],
       });
     }
+    // A platform's name may hold a reference in svc.toml too.
+    const named = await server.call(
+      'PUT',
+      '/api/default/agents/relay/platforms/by-stable-id/relay-messenger-svc-admin-password',
+      { body: { type: 'messenger', name: '$SVC_ADMIN_PASSWORD', config: {} } },
+    );
+    expect(named.status).toBe(422);
+    expect(named.body).toMatchObject({ code: 'secret_reserved', errors: [{ path: '/body/name' }] });
     expect((await server.call('GET', '/api/default/agents/relay/platforms')).body.platforms).toEqual([]);
   });
 
