@@ -19,7 +19,6 @@ import type { App, AppOptions } from '../http/types.js';
 import { platformAnswerContext } from '../platforms/model.js';
 import { refuseReservedReferences } from '../secrets/reserved.js';
 import { fullConfig } from './config.js';
-import { providersAnswer } from './providers.js';
 import { type AgentRow, listAgentsJson, patchConfig, UPSERT_AGENT } from './queries.js';
 
 const tags = ['agents'];
@@ -48,14 +47,6 @@ async function includeAsList(request: FastifyRequest): Promise<void> {
 const configAnswer = z.object({ agentId: z.string(), config: agentConfigSchema, updatedAt: z.string() });
 
 export function agentRoutes(options: AppOptions) {
-  const toAgent = (row: AgentRow, available: Set<string>) => ({
-    agentId: row.agent_id,
-    name: row.name,
-    description: row.description,
-    providers: providersAnswer(row.providers, available),
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
-  });
   const includes = (include: string[] | undefined) => {
     const parts = new Set(include);
     return { config: parts.has('config'), platforms: parts.has('platforms') };
@@ -147,9 +138,17 @@ export function agentRoutes(options: AppOptions) {
           description ?? '',
           JSON.stringify(providers ?? []),
         ]);
-        const agent = toAgent(row, await options.secrets.available(org));
-        if (row.result === 'created') return reply.code(201).send({ result: 'created' as const, agent });
-        return { result: row.result, agent };
+        // The answer is built as listings build it, so that provider status has one definition.
+        const [agent] = await listAgentsJson(
+          options.pool,
+          org.id,
+          { config: false, platforms: false },
+          await platformAnswerContext(options, org),
+          agentId,
+        );
+        if (!agent) throw notFound(`agent "${agentId}"`); // deleted between the two statements
+        reply.code(row.result === 'created' ? 201 : 200);
+        return sendJsonText(reply, `{"result":"${row.result}","agent":${agent}}`);
       },
     );
 

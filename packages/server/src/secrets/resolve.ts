@@ -4,11 +4,6 @@ import type { OrgRef } from '../http/types.js';
 import { unseal } from './cipher.js';
 import type { EnvSecretPolicy } from './env-policy.js';
 
-/** The text of a `secret_missing` problem; `svc_secret_missing_message` in SQL says the same. */
-export const secretMissingMessage = (variable: string) =>
-  `secret ${variable} is not set for this org: store it with "svc secrets set ${variable}" ` +
-  `(or, where SVC_SECRETS_FROM_ENV allows it, in the server's environment)`;
-
 /** A reference that does not resolve for the org: the names, never a value. */
 export class SecretMissingError extends Error {
   constructor(readonly variables: string[]) {

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import {
   isReservedSecretName,
   RESERVED_SECRET_RULE,
@@ -11,32 +10,18 @@ import { orgOf } from '../auth/authenticate.js';
 import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
-import { seal, unseal } from './cipher.js';
-import { secretContext } from './resolve.js';
+import { deleteSecret, listSecrets, putSecret, type SecretRow } from './queries.js';
 
 const tags = ['secrets'];
 const secretParams = orgParams.extend({
   name: secretNameSchema.describe('the name references use, e.g. OPENAI_API_KEY'),
 });
 
-interface SecretRow {
-  name: string;
-  value: Buffer;
-  created_at: Date;
-  updated_at: Date;
-}
-const toSecret = (row: Omit<SecretRow, 'value'>) => ({
+const toSecret = (row: SecretRow) => ({
   name: row.name,
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 });
-
-/** Same bytes, compared without leaking where they differ. */
-function sameValue(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'utf8');
-  const y = Buffer.from(b, 'utf8');
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 export function secretRoutes(options: AppOptions) {
   return async (app: App) => {
@@ -72,41 +57,16 @@ export function secretRoutes(options: AppOptions) {
             [{ path: '/params/name', message: 'reserved' }],
           );
         }
-        const context = secretContext(org.id, name);
-        const sealed = seal(options.encryptionKey, request.body.value, context);
-        const client = await options.pool.connect();
-        try {
-          await client.query('BEGIN');
-          // Locked, so that two PUTs of one name compare against what the other wrote.
-          const current = (
-            await client.query<SecretRow>(
-              'SELECT name, value, created_at, updated_at FROM org_secrets WHERE org_id = $1 AND name = $2 FOR UPDATE',
-              [org.id, name],
-            )
-          ).rows[0];
-          if (
-            current &&
-            sameValue(unseal(options.encryptionKey, current.value, context), request.body.value)
-          ) {
-            await client.query('COMMIT');
-            return { result: 'unchanged' as const, secret: toSecret(current) };
-          }
-          const { rows } = await client.query<SecretRow & { created: boolean }>(
-            `INSERT INTO org_secrets (org_id, name, value) VALUES ($1, $2, $3)
-             ON CONFLICT (org_id, name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()
-             RETURNING name, created_at, updated_at, (xmax = 0) AS created`,
-            [org.id, name, sealed],
-          );
-          await client.query('COMMIT');
-          const row = rows[0] as SecretRow & { created: boolean };
-          if (row.created) return reply.code(201).send({ result: 'created' as const, secret: toSecret(row) });
-          return { result: 'updated' as const, secret: toSecret(row) };
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => {});
-          throw error;
-        } finally {
-          client.release();
-        }
+        const outcome = await putSecret(
+          options.pool,
+          options.encryptionKey,
+          org.id,
+          name,
+          request.body.value,
+        );
+        const secret = toSecret(outcome.row);
+        if (outcome.result === 'created') return reply.code(201).send({ result: 'created' as const, secret });
+        return { result: outcome.result, secret };
       },
     );
 
@@ -123,11 +83,7 @@ export function secretRoutes(options: AppOptions) {
         },
       },
       async (request) => {
-        const { rows } = await options.pool.query<SecretRow>(
-          'SELECT name, created_at, updated_at FROM org_secrets WHERE org_id = $1 ORDER BY name',
-          [orgOf(request).id],
-        );
-        return { secrets: rows.map(toSecret) };
+        return { secrets: (await listSecrets(options.pool, orgOf(request).id)).map(toSecret) };
       },
     );
 
@@ -148,11 +104,7 @@ export function secretRoutes(options: AppOptions) {
       },
       async (request) => {
         const { name } = request.params;
-        const { rowCount } = await options.pool.query(
-          'DELETE FROM org_secrets WHERE org_id = $1 AND name = $2',
-          [orgOf(request).id, name],
-        );
-        if (rowCount === 0) throw notFound(`secret "${name}"`);
+        if (!(await deleteSecret(options.pool, orgOf(request).id, name))) throw notFound(`secret "${name}"`);
         return { result: 'deleted' as const, name };
       },
     );
