@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
+import { listenToChannels } from '../db/notifications.js';
 
 /** Revocations are announced on this channel (payload: the token id), so every replica forgets them. */
 export const TOKEN_CHANNEL = 'svc_token_changes';
@@ -47,10 +48,6 @@ export async function createTokenLookup(
 ): Promise<TokenLookup> {
   const cache = new Map<string, { token: KnownToken; fetchedAt: number }>();
   const hashById = new Map<string, string>();
-  let listener: pg.Client | null = null;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-
   // Bumped by every revocation heard: a lookup that started before one must not cache what it read.
   let generation = 0;
   const forgetLocally = (tokenId: string) => {
@@ -59,45 +56,20 @@ export async function createTokenLookup(
     if (hash) cache.delete(hash);
     hashById.delete(tokenId);
   };
-
-  const listen = async (attempt = 0): Promise<void> => {
-    const client = new pg.Client(pool.options);
-    const lost = (error?: Error) => {
-      if (listener !== client) return;
-      listener = null;
+  const listener = await listenToChannels(pool, log, {
+    channels: [TOKEN_CHANNEL],
+    what: 'token revocations',
+    onNotification: (_channel, tokenId) => {
+      if (tokenId) forgetLocally(tokenId);
+    },
+    onStateChange: (listening) => {
+      // Revocations may have been missed while not listening: nothing cached can be trusted.
+      if (listening) return;
       generation++;
       cache.clear();
       hashById.clear();
-      client.end().catch(() => {});
-      if (closed) return;
-      log.warn(
-        { err: error },
-        'lost the token revocation listener; tokens are read from the database meanwhile',
-      );
-      retry = setTimeout(() => void listen(attempt + 1), Math.min(30_000, 500 * 2 ** attempt));
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    client.on('notification', (message) => {
-      if (message.payload) forgetLocally(message.payload);
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${TOKEN_CHANNEL}`);
-      if (closed) {
-        await client.end();
-        return;
-      }
-      listener = client;
-    } catch (error) {
-      client.removeAllListeners('end');
-      await client.end().catch(() => {});
-      if (closed) return;
-      log.warn({ err: error }, 'could not listen for token revocations; retrying');
-      retry = setTimeout(() => void listen(attempt + 1), Math.min(30_000, 500 * 2 ** attempt));
-    }
-  };
-  await listen();
+    },
+  });
 
   const recordUse = (token: KnownToken) => {
     const now = Date.now();
@@ -113,7 +85,7 @@ export async function createTokenLookup(
       const key = hash.toString('hex');
       const started = generation;
       const cached = cache.get(key);
-      if (cached && listener && Date.now() - cached.fetchedAt < ttlMs) return cached.token;
+      if (cached && listener.listening && Date.now() - cached.fetchedAt < ttlMs) return cached.token;
       const { rows } = await pool.query<{
         id: string;
         name: string;
@@ -136,7 +108,7 @@ export async function createTokenLookup(
         revoked: row.revoked,
         usedAt: row.last_used_at.getTime(),
       };
-      if (listener && generation === started) {
+      if (listener.listening && generation === started) {
         if (cache.size >= MAX_ENTRIES) {
           const [oldestKey, oldest] = cache.entries().next().value as [string, { token: KnownToken }];
           cache.delete(oldestKey);
@@ -149,12 +121,6 @@ export async function createTokenLookup(
     },
     recordUse,
     forget: forgetLocally,
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      const client = listener;
-      listener = null;
-      await client?.end().catch(() => {});
-    },
+    close: () => listener.close(),
   };
 }
