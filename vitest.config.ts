@@ -20,6 +20,6 @@ export default defineConfig({
     pool: 'forks',
     // What tests import outside vite (a connector file through tsx, say) resolves our packages to
     // their sources too, as it does through the aliases: a clean clone has no dist/ yet.
-    execArgv: ['--conditions=source'],
+    execArgv: ['--conditions=svc-source'],
   },
 });

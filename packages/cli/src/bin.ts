@@ -22,7 +22,20 @@ program
     'fatal, error, warn, info, debug or trace',
     process.env.SVC_LOG_LEVEL || 'info',
   )
+  .option('--no-workers', 'serve HTTP only; agent turns run in `svc worker` processes')
+  .option('--concurrency <n>', 'agent turns this process runs at once', parseTurnConcurrency, 4)
   .action(async (options) => (await import('./server.js')).serverCommand(options));
+
+program
+  .command('worker')
+  .description("run agent turns only, on the servers' database (DATABASE_URL, SVC_ENCRYPTION_KEY)")
+  .option('--concurrency <n>', 'agent turns this process runs at once', parseTurnConcurrency, 4)
+  .option(
+    '--log-level <level>',
+    'fatal, error, warn, info, debug or trace',
+    process.env.SVC_LOG_LEVEL || 'info',
+  )
+  .action(async (options) => (await import('./server.js')).workerCommand(options));
 
 program
   .command('run')
@@ -196,6 +209,13 @@ function parseConcurrency(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 64)
     throw new InvalidArgumentError('must be a whole number from 1 to 64');
+  return n;
+}
+
+function parseTurnConcurrency(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 256)
+    throw new InvalidArgumentError('must be a whole number from 1 to 256');
   return n;
 }
 

@@ -12,7 +12,7 @@ export type SvcProcess = ChildProcess & { output: () => string };
  * a pipe that `input` is written into.
  */
 export function svc(args: string[], env: Record<string, string>, cwd = root, input?: string): SvcProcess {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', bin, ...args], {
+  const child = spawn(process.execPath, ['--conditions=svc-source', '--import', 'tsx', bin, ...args], {
     cwd,
     env: { ...process.env, ...env },
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

@@ -38,7 +38,25 @@ export const messageSendSchema = z
   });
 export type MessageSend = z.infer<typeof messageSendSchema>;
 
-export const MESSAGE_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+/**
+ * `queued` -> `running` -> `completed` | `failed`; `running` -> `awaiting_approval` -> `running`
+ * while a tool call waits for a decision. A worker that dies puts `running` back to `queued`
+ * (bounded attempts, then `failed`).
+ */
+export const MESSAGE_STATUSES = ['queued', 'running', 'awaiting_approval', 'completed', 'failed'] as const;
+
+/** Tokens a turn used, as the provider reported them. */
+export const usageSchema = z.object({
+  inputTokens: z.int().nullable(),
+  outputTokens: z.int().nullable(),
+  totalTokens: z.int().nullable(),
+});
+
+/** Why a turn failed: a problem (`code`, `detail` saying what to do), as HTTP errors are. */
+export const turnErrorSchema = z.object({
+  code: z.string(),
+  detail: z.string(),
+});
 
 export const messageSchema = z.object({
   id: z.uuid(),
@@ -47,14 +65,38 @@ export const messageSchema = z.object({
   status: z.enum(MESSAGE_STATUSES),
   content: z.string(),
   reply: z.string().nullable(),
-  error: z.string().nullable(),
+  error: turnErrorSchema.nullable(),
+  model: z.string().nullable().describe('"provider/model" that answered'),
+  usage: usageSchema.nullable(),
+  attempts: z.int().describe('times a worker took the turn up'),
   createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  firstTokenAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
   updatedAt: z.string(),
 });
+export type Message = z.infer<typeof messageSchema>;
 
 export const messageAcceptedSchema = z.object({
   id: z.uuid(),
   conversationId: z.uuid(),
   status: z.enum(MESSAGE_STATUSES),
-  links: z.object({ self: z.string() }),
+  links: z.object({
+    self: z.string(),
+    events: z.string().describe("the conversation's event stream (SSE)"),
+  }),
 });
+
+/** Names of the events of a conversation's stream (SSE `event:`). */
+export const CONVERSATION_EVENT_TYPES = [
+  'message.queued',
+  'message.started',
+  'reply.delta',
+  'tool.call',
+  'tool.result',
+  'approval.requested',
+  'approval.resolved',
+  'reply.completed',
+  'reply.failed',
+] as const;
+export type ConversationEventType = (typeof CONVERSATION_EVENT_TYPES)[number];

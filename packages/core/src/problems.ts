@@ -28,6 +28,11 @@ export const PROBLEM_CODES = [
   'database_unavailable',
   'shutting_down',
   'internal_error',
+  // Why a turn failed (a message's `error`).
+  'no_provider',
+  'secret_missing',
+  'model_unavailable',
+  'turn_abandoned',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 

@@ -224,7 +224,7 @@ describe('embedded PostgreSQL after a crash', () => {
       const child = spawn(
         process.execPath,
         [
-          '--conditions=source',
+          '--conditions=svc-source',
           '--import',
           'tsx',
           join(root, 'packages/cli/src/bin.ts'),

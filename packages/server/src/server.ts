@@ -13,6 +13,7 @@ import { ensureOrg } from './orgs/routes.js';
 import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
 import { createSecretResolver } from './secrets/resolve.js';
+import { DEFAULT_TURN_CONCURRENCY, startTurnWorkers } from './turns/worker.js';
 
 export interface ServerSettings {
   port: number;
@@ -21,6 +22,8 @@ export interface ServerSettings {
   env: Record<string, string | undefined>;
   /** Lines meant for the person who started the server (URLs, the first admin password). */
   announce?: (line: string) => void;
+  /** Agent turns this process runs at once (default 4); `false`: HTTP only (`--no-workers`). */
+  workers?: number | false;
 }
 
 export interface RunningServer {
@@ -133,6 +136,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
     if (applied.length > 0) logger.info({ applied }, 'applied migrations');
     await checkEncryptionKey(pool, encryptionKey);
     await ensureOrg({ pool }, 'default', 'Default');
+    const secrets = createSecretResolver({ pool, encryptionKey, env, policy: envSecrets });
 
     const { app } = await buildApp({
       pool,
@@ -140,7 +144,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       publicUrl: env.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
       adminPassword: admin.value,
       encryptionKey,
-      secrets: createSecretResolver({ pool, encryptionKey, env, policy: envSecrets }),
+      secrets,
       messageRateLimit,
       egress,
       validateResponses: env.SVC_VALIDATE_RESPONSES === '1',
@@ -150,6 +154,17 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
     });
     cleanups.push(() => app.close());
     await app.listen({ port: settings.port, host: settings.host });
+    if (settings.workers !== false) {
+      const workers = await startTurnWorkers({
+        pool,
+        secrets,
+        env,
+        log: logger,
+        concurrency: settings.workers ?? DEFAULT_TURN_CONCURRENCY,
+      });
+      // Closed before the HTTP app: running turns finish or are handed back while the pool is open.
+      cleanups.push(() => workers.close());
+    }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;
     const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}${basePath}`;

@@ -10,9 +10,11 @@ import { deploymentEgressFromEnv } from '../src/egress/deployment.js';
 import { buildApp, type RegisteredRoute } from '../src/http/app.js';
 import type { App, AppOptions } from '../src/http/types.js';
 import type { RateLimit } from '../src/messaging/rate-limit.js';
+import type { StreamTimings } from '../src/messaging/sse.js';
 import { ensureOrg } from '../src/orgs/routes.js';
 import { parseEnvSecretPolicy } from '../src/secrets/env-policy.js';
 import { createSecretResolver } from '../src/secrets/resolve.js';
+import { startTurnWorkers, type TurnWorkerOptions } from '../src/turns/worker.js';
 
 /** A fresh database on the run's PostgreSQL, dropped when the file's tests end. */
 export async function createTestDatabase(): Promise<string> {
@@ -75,6 +77,9 @@ export interface TestServerOverrides {
   /** SVC_MCP_COMMANDS; default unset. */
   mcpCommands?: string;
   authFailuresPerMinute?: number;
+  /** Runs agent-turn workers in the test server's process (`svc server` does by default). */
+  workers?: Partial<Pick<TurnWorkerOptions, 'concurrency' | 'leaseMs' | 'maxAttempts' | 'pollMs' | 'reapMs'>>;
+  streamTimings?: StreamTimings;
 }
 
 /** What `buildApp` gets in tests: an embedded deployment's defaults unless `overrides` say otherwise. */
@@ -97,6 +102,7 @@ export function testAppOptions(pool: pg.Pool, overrides: TestServerOverrides = {
     }),
     validateResponses: true,
     authFailuresPerMinute: overrides.authFailuresPerMinute,
+    ...(overrides.streamTimings ? { streamTimings: overrides.streamTimings } : {}),
     ...(overrides.logger ? { logger: overrides.logger } : {}),
     ...(overrides.messageRateLimit !== undefined ? { messageRateLimit: overrides.messageRateLimit } : {}),
   };
@@ -112,6 +118,17 @@ export async function startTestServer(overrides: TestServerOverrides = {}): Prom
   const options = testAppOptions(pool, overrides);
   const { app, routes } = await buildApp(options);
   await app.listen({ port: 0, host: '127.0.0.1' });
+  const workers = overrides.workers
+    ? await startTurnWorkers({
+        pool,
+        secrets: options.secrets,
+        env: overrides.secretEnv ?? {},
+        log: app.log,
+        concurrency: 2,
+        pollMs: 200,
+        ...overrides.workers,
+      })
+    : null;
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${basePath}`;
   const server: TestServer = {
@@ -140,6 +157,7 @@ export async function startTestServer(overrides: TestServerOverrides = {}): Prom
       return { status: response.status, headers: response.headers, body: parsed };
     },
     async close() {
+      await workers?.close(2000);
       await app.close();
       await pool.end();
     },

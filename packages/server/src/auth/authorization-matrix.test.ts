@@ -138,7 +138,7 @@ const PROBLEM = { unauthorized: 401, forbidden: 403, not_found: 404 } as const;
 // ---- requests ---------------------------------------------------------------------------------
 
 /** Resources the path params point at; they exist in ORG so allowed requests reach real work. */
-const fixtures = { tokenId: '', messageId: '' };
+const fixtures = { tokenId: '', messageId: '', conversationId: '' };
 
 function paramValue(name: string): string {
   switch (name) {
@@ -153,6 +153,8 @@ function paramValue(name: string): string {
       return fixtures.tokenId; // already revoked: revoking it again is a harmless "unchanged"
     case 'messageId':
       return fixtures.messageId;
+    case 'conversationId':
+      return fixtures.conversationId;
     case 'name':
       return 'MATRIX_SECRET'; // PUT stores it; a repeat is "unchanged"
     default:
@@ -226,11 +228,24 @@ function bodyOf(route: RegisteredRoute): unknown {
 async function send(route: GuardedRoute, credential: Credential) {
   const path = await pathOf(route, expectedOutcome(route.auth, credential.caller) === 'allowed');
   const header = authorization.get(credential);
+  if (route.url.endsWith('/events')) return openStream(path, header);
   return server.call(route.method, path, {
     token: null,
     headers: header === undefined ? {} : { authorization: header },
     body: bodyOf(route),
   });
+}
+
+/** An event stream never ends by itself: its status and headers are the answer; then it is closed. */
+async function openStream(path: string, header: string | undefined) {
+  const controller = new AbortController();
+  const res = await fetch(`${server.url}${path}`, {
+    headers: header === undefined ? {} : { authorization: header },
+    signal: controller.signal,
+  });
+  const body = res.headers.get('content-type')?.startsWith('text/event-stream') ? null : await res.json();
+  controller.abort();
+  return { status: res.status, headers: res.headers, body };
 }
 
 // ---- setup ------------------------------------------------------------------------------------
@@ -260,6 +275,7 @@ beforeAll(async () => {
   });
   expect(message.status).toBe(202);
   fixtures.messageId = message.body.id;
+  fixtures.conversationId = message.body.conversationId;
   const revoked = await createToken(server, ORG, ['read']);
   expect((await server.call('DELETE', `/api/${ORG}/tokens/${revoked.id}`)).status).toBe(200);
   fixtures.tokenId = revoked.id;

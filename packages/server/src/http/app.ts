@@ -11,6 +11,7 @@ import { operationsRoutes } from '../ops/routes.js';
 import { orgRoutes } from '../orgs/routes.js';
 import { platformRoutes } from '../platforms/routes.js';
 import { secretRoutes } from '../secrets/routes.js';
+import { createConversationHub } from '../turns/hub.js';
 import { answerClientError, registerErrorHandling } from './errors.js';
 import { registerJsonBody } from './json-body.js';
 import { registerDocs, registerOpenApi } from './openapi.js';
@@ -121,6 +122,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
   app.addHook('onClose', () => tokens.close());
   registerAuthentication(app, options, tokens);
   const registry = registerMetrics(app, options.pool);
+  const hub = await createConversationHub(options.pool, app.log);
+  app.addHook('onClose', () => hub.close());
   await registerOpenApi(app, options);
 
   await app.register(
@@ -133,7 +136,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
       await typed.register(platformRoutes(options));
       await typed.register(secretRoutes(options));
       await typed.register(memoryRoutes(options));
-      await typed.register(messagingRoutes(options));
+      await typed.register(messagingRoutes(options, hub));
       await registerDocs(typed, options);
     },
     { prefix: options.basePath },

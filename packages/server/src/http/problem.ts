@@ -30,6 +30,10 @@ const TITLES: Record<ProblemCode, string> = {
   database_unavailable: 'Database unavailable',
   shutting_down: 'Shutting down',
   internal_error: 'Internal error',
+  no_provider: 'No model provider',
+  secret_missing: 'Secret missing',
+  model_unavailable: 'No model answered',
+  turn_abandoned: 'Turn abandoned',
 };
 
 /**

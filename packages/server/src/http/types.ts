@@ -10,6 +10,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Pool } from 'pg';
 import type { DeploymentEgress } from '../egress/deployment.js';
 import type { RateLimit } from '../messaging/rate-limit.js';
+import type { StreamTimings } from '../messaging/sse.js';
 import type { SecretResolver } from '../secrets/resolve.js';
 
 /**
@@ -57,6 +58,8 @@ export interface AppOptions {
   /** What orgs' settings may reach and run (SVC_EGRESS_ALLOW, SVC_MCP_COMMANDS); unset: public addresses only, no stdio MCP server. */
   egress: DeploymentEgress;
   logger?: FastifyBaseLogger;
+  /** SSE ping and poll intervals (tests shorten them). */
+  streamTimings?: StreamTimings;
   /** Messages each token may send (`SVC_MESSAGES_RATE_LIMIT`); `null`: no limit; absent: the default. */
   messageRateLimit?: RateLimit | null;
   /** Check every answer against its response schema (tests, `SVC_VALIDATE_RESPONSES=1`). */

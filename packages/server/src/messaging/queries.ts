@@ -1,22 +1,30 @@
 import type { MessageSend } from '@svc/core';
 import type { Pool } from 'pg';
+import { appendEvent, WORK_CHANNEL } from '../turns/events.js';
 import { type RateLimit, takeFromBudget } from './rate-limit.js';
 
 export interface MessageRow {
   id: string;
   conversation_id: string;
   agent_id: string;
-  status: 'queued' | 'running' | 'completed' | 'failed';
+  status: 'queued' | 'running' | 'awaiting_approval' | 'completed' | 'failed';
   content: string;
   reply: string | null;
-  error: string | null;
+  error: { code: string; detail: string } | null;
+  model: string | null;
+  usage: { inputTokens: number | null; outputTokens: number | null; totalTokens: number | null } | null;
+  attempts: number;
   request_hash: string | null;
   created_at: Date;
+  started_at: Date | null;
+  first_token_at: Date | null;
+  completed_at: Date | null;
   updated_at: Date;
 }
 
 const COLUMNS =
-  'id, conversation_id, agent_id, status, content, reply, error, request_hash, created_at, updated_at';
+  'id, conversation_id, agent_id, status, content, reply, error, model, usage, attempts, request_hash, ' +
+  'created_at, started_at, first_token_at, completed_at, updated_at';
 
 /** The conversation key: (agent, platform, channel[, thread]). */
 export function conversationKey(body: MessageSend): { channel: string; thread: string } {
@@ -89,6 +97,12 @@ export async function enqueueMessage(
         await client.query('ROLLBACK');
         return { retryAfterSeconds: paid.retryAfterSeconds };
       }
+      const message = inserted.rows[0];
+      await appendEvent(client, message.conversation_id, message.id, 'message.queued', {
+        messageId: message.id,
+        content: message.content,
+      });
+      await client.query('SELECT pg_notify($1, $2)', [WORK_CHANNEL, '']);
       await client.query('COMMIT');
       return { row: inserted.rows[0], replayed: false };
     }

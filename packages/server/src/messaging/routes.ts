@@ -2,17 +2,26 @@ import { createHash } from 'node:crypto';
 import { idSchema, messageAcceptedSchema, messageSchema, messageSendSchema } from '@svc/core';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { iso, problemResponse, problemResponses } from '../http/common.js';
+import { iso, isoOrNull, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions, OrgRef } from '../http/types.js';
+import type { ConversationHub } from '../turns/hub.js';
 import { enqueueMessage, getMessage, type MessageRow } from './queries.js';
 import { parseRateLimit } from './rate-limit.js';
+import { lastEventId, type OpenStreams, streamConversation } from './sse.js';
+
+/** `Prefer: wait=N`, N from 0 to 60 (RFC 7240); null without it. */
+function preferredWait(prefer: string | undefined): number | null {
+  const match = /(?:^|[,;]\s*)wait=(\d+)/i.exec(prefer ?? '');
+  return match ? Math.min(60, Number(match[1])) : null;
+}
 
 const tags = ['messages'];
 const auth = { auth: { scope: 'messages' as const, org: false } };
 const agentParams = z.object({ agentId: idSchema.describe('agentId') });
 
-export function messagingRoutes(options: AppOptions) {
+export function messagingRoutes(options: AppOptions, hub: ConversationHub) {
+  const open: OpenStreams = new Set();
   const limit = options.messageRateLimit === undefined ? parseRateLimit(undefined) : options.messageRateLimit;
   /** The path carries no org: a token speaks for its own org; the admin password for `default`. */
   async function orgOfCaller(request: FastifyRequest): Promise<OrgRef> {
@@ -24,6 +33,8 @@ export function messagingRoutes(options: AppOptions) {
   }
   const selfLink = (agentId: string, id: string) =>
     `${options.basePath}/api/v1/agents/${agentId}/messages/${id}`;
+  const eventsLink = (agentId: string, conversationId: string) =>
+    `${options.basePath}/api/v1/agents/${agentId}/conversations/${conversationId}/events`;
   const toMessage = (row: MessageRow) => ({
     id: row.id,
     conversationId: row.conversation_id,
@@ -32,9 +43,45 @@ export function messagingRoutes(options: AppOptions) {
     content: row.content,
     reply: row.reply,
     error: row.error,
+    model: row.model,
+    usage: row.usage,
+    attempts: row.attempts,
     createdAt: iso(row.created_at),
+    startedAt: isoOrNull(row.started_at),
+    firstTokenAt: isoOrNull(row.first_token_at),
+    completedAt: isoOrNull(row.completed_at),
     updatedAt: iso(row.updated_at),
   });
+
+  /**
+   * Waits up to `seconds` for the message's turn to end (or to pause for an approval), woken by
+   * its conversation's events: the message as it then is, or null when it is still going.
+   */
+  async function waitForTurn(org: OrgRef, agentId: string, row: MessageRow, seconds: number) {
+    const ended = (r: MessageRow | null) =>
+      r !== null && ['completed', 'failed', 'awaiting_approval'].includes(r.status) ? r : null;
+    if (ended(row)) return row;
+    let wake: () => void = () => {};
+    const unsubscribe = hub.subscribe(row.conversation_id, () => wake());
+    const deadline = Date.now() + seconds * 1000;
+    try {
+      for (;;) {
+        const current = ended(await getMessage(options.pool, org.id, agentId, row.id));
+        const left = deadline - Date.now();
+        if (current || left <= 0) return current;
+        // Woken by an event of the conversation, or by the poll floor if a notification is lost.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(left, 2000));
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    } finally {
+      unsubscribe();
+    }
+  }
 
   return async (app: App) => {
     app.post(
@@ -49,9 +96,19 @@ export function messagingRoutes(options: AppOptions) {
             'With `Idempotency-Key`, the same key and body within 24 hours replays the first answer ' +
             '(`Idempotent-Replayed: true`); the same key with another body is 422.',
           params: agentParams,
-          headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
+          headers: z.object({
+            'idempotency-key': z.string().min(1).max(200).optional(),
+            prefer: z
+              .string()
+              .max(200)
+              .optional()
+              .describe(
+                '`wait=N` (N up to 60): answer 200 with the message once its turn ended, or 202 after N s',
+              ),
+          }),
           body: messageSendSchema,
           response: {
+            200: messageSchema.describe('With `Prefer: wait=N`: the turn ended within N seconds'),
             202: messageAcceptedSchema,
             422: problemResponse('The Idempotency-Key was used with another body'),
             429: problemResponse("The token's message budget is spent; see Retry-After"),
@@ -101,11 +158,20 @@ export function messagingRoutes(options: AppOptions) {
           }
           reply.header('idempotent-replayed', 'true');
         }
+        const wait = preferredWait(request.headers.prefer);
+        if (wait !== null) {
+          reply.header('preference-applied', `wait=${wait}`);
+          const done = await waitForTurn(org, agentId, outcome.row, wait);
+          if (done) return reply.code(200).send(toMessage(done));
+        }
         return reply.code(202).send({
           id: outcome.row.id,
           conversationId: outcome.row.conversation_id,
           status: outcome.row.status,
-          links: { self: selfLink(agentId, outcome.row.id) },
+          links: {
+            self: selfLink(agentId, outcome.row.id),
+            events: eventsLink(agentId, outcome.row.conversation_id),
+          },
         });
       },
     );
@@ -130,5 +196,52 @@ export function messagingRoutes(options: AppOptions) {
         return toMessage(row);
       },
     );
+
+    app.get(
+      '/api/v1/agents/:agentId/conversations/:conversationId/events',
+      {
+        config: auth,
+        schema: {
+          tags,
+          operationId: 'streamConversationEvents',
+          summary: "The conversation's events as Server-Sent Events, from any replica",
+          description:
+            "Each event has an `id` (the conversation's sequence number) and JSON `data`: " +
+            '`message.queued`, `message.started` (`attempt`: a new attempt restarts the reply), ' +
+            '`reply.delta` (`text`), `reply.completed`, `reply.failed` (`error`: a problem). ' +
+            'A reconnecting client sends `Last-Event-ID` (or `?after=`) and gets every later event once. ' +
+            'A `: ping` comment comes every 15 s.',
+          params: agentParams.extend({ conversationId: z.uuid() }),
+          querystring: z.object({
+            after: z.coerce.number().int().min(0).optional().describe('the last event id the client has'),
+          }),
+          response: {
+            200: z.string().describe('text/event-stream'),
+            ...problemResponses,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { agentId, conversationId } = request.params;
+        const org = await orgOfCaller(request);
+        const { rowCount } = await options.pool.query(
+          'SELECT 1 FROM conversations WHERE id = $1 AND org_id = $2 AND agent_id = $3',
+          [conversationId, org.id, agentId],
+        );
+        if (rowCount === 0) throw notFound(`conversation "${conversationId}"`);
+        const after = lastEventId(request.headers['last-event-id'], request.query.after);
+        streamConversation(
+          reply,
+          { pool: options.pool, hub, open },
+          conversationId,
+          after,
+          options.streamTimings,
+        );
+      },
+    );
+    // Streams never end by themselves: shutting down ends them, and clients reconnect elsewhere.
+    app.addHook('preClose', async () => {
+      for (const end of [...open]) end();
+    });
   };
 }

@@ -1,0 +1,44 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
+import { listenToChannels } from '../db/notifications.js';
+import { EVENTS_CHANNEL } from './events.js';
+
+/**
+ * Wakes the readers of a conversation's events on this process when any replica appends one.
+ * Only ids travel: a woken reader reads the events from the database after its last `seq`, so a
+ * notification lost or doubled costs a query, never an event.
+ */
+export interface ConversationHub {
+  subscribe(conversationId: string, wake: () => void): () => void;
+  close(): Promise<void>;
+}
+
+export async function createConversationHub(pool: pg.Pool, log: FastifyBaseLogger): Promise<ConversationHub> {
+  const readers = new Map<string, Set<() => void>>();
+  const wakeAll = () => {
+    for (const set of readers.values()) for (const wake of set) wake();
+  };
+  const listener = await listenToChannels(pool, log, {
+    channels: [EVENTS_CHANNEL],
+    what: 'conversation events',
+    onNotification: (_channel, conversationId) => {
+      for (const wake of readers.get(conversationId) ?? []) wake();
+    },
+    // Back after a gap: whatever was announced meanwhile is in the database.
+    onStateChange: (listening) => {
+      if (listening) wakeAll();
+    },
+  });
+  return {
+    subscribe(conversationId, wake) {
+      const set = readers.get(conversationId) ?? new Set();
+      readers.set(conversationId, set);
+      set.add(wake);
+      return () => {
+        set.delete(wake);
+        if (set.size === 0) readers.delete(conversationId);
+      };
+    },
+    close: () => listener.close(),
+  };
+}

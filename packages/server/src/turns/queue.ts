@@ -1,0 +1,238 @@
+import type { Pool, PoolClient } from 'pg';
+import { appendEvent, WORK_CHANNEL } from './events.js';
+
+/** A message a worker holds: `leaseToken` fences every write it makes. */
+export interface ClaimedTurn {
+  id: string;
+  conversationId: string;
+  orgId: string;
+  agentId: string;
+  content: string;
+  leaseToken: number;
+  attempts: number;
+}
+
+export interface TurnProblem {
+  code: string;
+  detail: string;
+}
+
+/**
+ * Claims the oldest queued message of a conversation that has no turn running or waiting, in one
+ * statement: the attempt is counted and the fencing token raised as it is taken. Messages of one
+ * conversation are taken one at a time, in order; the unique index on active turns backs that
+ * rule up (a claim that would break it fails, and the worker simply looks again).
+ */
+export async function claimTurn(pool: Pool, workerId: string, leaseMs: number): Promise<ClaimedTurn | null> {
+  try {
+    const { rows } = await pool.query<{
+      id: string;
+      conversation_id: string;
+      org_id: string;
+      agent_id: string;
+      content: string;
+      lease_token: string;
+      attempts: number;
+    }>(
+      `WITH candidate AS (
+         SELECT m.id FROM messages m
+          WHERE m.status = 'queued'
+            AND NOT EXISTS (SELECT 1 FROM messages b WHERE b.conversation_id = m.conversation_id
+                              AND b.status IN ('running', 'awaiting_approval'))
+            AND NOT EXISTS (SELECT 1 FROM messages e WHERE e.conversation_id = m.conversation_id
+                              AND e.status = 'queued' AND (e.created_at, e.id) < (m.created_at, m.id))
+          ORDER BY m.created_at, m.id
+          LIMIT 1
+          FOR UPDATE SKIP LOCKED
+       )
+       UPDATE messages m
+          SET status = 'running', lease_token = m.lease_token + 1, attempts = m.attempts + 1,
+              lease_expires_at = now() + make_interval(secs => $2 / 1000.0), claimed_by = $1,
+              started_at = coalesce(m.started_at, now()), updated_at = now()
+         FROM candidate c
+        WHERE m.id = c.id
+       RETURNING m.id, m.conversation_id, m.org_id, m.agent_id, m.content, m.lease_token, m.attempts`,
+      [workerId, leaseMs],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      conversationId: row.conversation_id,
+      orgId: String(row.org_id),
+      agentId: row.agent_id,
+      content: row.content,
+      leaseToken: Number(row.lease_token),
+      attempts: row.attempts,
+    };
+  } catch (error) {
+    // Another worker started this conversation's turn between our snapshot and our write.
+    if ((error as { code?: string }).code === '23505') return null;
+    throw error;
+  }
+}
+
+/** Extends the lease; false when the turn is no longer this worker's (the caller must stop). */
+export async function extendLease(pool: Pool, turn: ClaimedTurn, leaseMs: number): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    `UPDATE messages SET lease_expires_at = now() + make_interval(secs => $3 / 1000.0)
+      WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
+    [turn.id, turn.leaseToken, leaseMs],
+  );
+  return rowCount === 1;
+}
+
+export class LeaseLostError extends Error {
+  constructor(messageId: string) {
+    super(
+      `the turn of message ${messageId} is no longer this worker's (its lease lapsed or it was handed back)`,
+    );
+    this.name = 'LeaseLostError';
+  }
+}
+
+/**
+ * Runs `work` in a transaction that holds the message row, and only while the lease is this
+ * worker's: a worker whose lease lapsed (and whose turn another worker may now run) writes nothing.
+ */
+export async function whileLeased<T>(
+  pool: Pool,
+  turn: ClaimedTurn,
+  work: (client: PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const held = await client.query(
+      `SELECT 1 FROM messages WHERE id = $1 AND lease_token = $2 AND status = 'running' FOR UPDATE`,
+      [turn.id, turn.leaseToken],
+    );
+    if (held.rowCount !== 1) throw new LeaseLostError(turn.id);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The reply is stored, with its history items and the `reply.completed` event, in one transaction. */
+export async function completeTurn(
+  pool: Pool,
+  turn: ClaimedTurn,
+  answer: { reply: string; model: string; usage: Record<string, number | null>; firstTokenAt: Date | null },
+): Promise<void> {
+  await whileLeased(pool, turn, async (client) => {
+    const { rows } = await client.query<{ completed_at: Date }>(
+      `UPDATE messages SET status = 'completed', reply = $2, model = $3, usage = $4, error = NULL,
+              first_token_at = $5, completed_at = now(), updated_at = now(), lease_expires_at = NULL
+        WHERE id = $1 RETURNING completed_at`,
+      [turn.id, answer.reply, answer.model, JSON.stringify(answer.usage), answer.firstTokenAt],
+    );
+    await client.query(
+      `INSERT INTO conversation_items (conversation_id, message_id, kind, content)
+       VALUES ($1, $2, 'user', $3), ($1, $2, 'assistant', $4)`,
+      [
+        turn.conversationId,
+        turn.id,
+        JSON.stringify({ text: turn.content }),
+        JSON.stringify({ text: answer.reply }),
+      ],
+    );
+    await appendEvent(client, turn.conversationId, turn.id, 'reply.completed', {
+      messageId: turn.id,
+      reply: answer.reply,
+      model: answer.model,
+      usage: answer.usage,
+      completedAt: rows[0]?.completed_at.toISOString(),
+    });
+  });
+}
+
+/** The turn cannot run (no provider, a missing secret, every model failing): it ends here, for good. */
+export async function failTurn(pool: Pool, turn: ClaimedTurn, problem: TurnProblem): Promise<void> {
+  await whileLeased(pool, turn, async (client) => {
+    await client.query(
+      `UPDATE messages SET status = 'failed', error = $2, completed_at = now(), updated_at = now(),
+              lease_expires_at = NULL
+        WHERE id = $1`,
+      [turn.id, JSON.stringify(problem)],
+    );
+    await appendEvent(client, turn.conversationId, turn.id, 'reply.failed', {
+      messageId: turn.id,
+      error: problem,
+    });
+  });
+}
+
+/**
+ * Gives a turn back untouched, for another worker (graceful shutdown): the attempt it used is
+ * returned too, since the turn did not fail.
+ */
+export async function handBack(pool: Pool, turn: ClaimedTurn): Promise<void> {
+  await whileLeased(pool, turn, async (client) => {
+    await client.query(
+      `UPDATE messages SET status = 'queued', attempts = attempts - 1, lease_expires_at = NULL,
+              claimed_by = NULL, updated_at = now()
+        WHERE id = $1`,
+      [turn.id],
+    );
+    await client.query('SELECT pg_notify($1, $2)', [WORK_CHANNEL, '']);
+  });
+}
+
+/**
+ * The reaper: turns whose lease lapsed (their worker died or lost the database) go back to the
+ * queue, or fail once they have used `maxAttempts`. One batched statement per call, safe on every
+ * replica at once (SKIP LOCKED); the turns it requeues wake the workers.
+ */
+export async function reapLapsedTurns(pool: Pool, maxAttempts: number): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query<{
+      id: string;
+      conversation_id: string;
+      status: string;
+      error: unknown;
+    }>(
+      `WITH lapsed AS (
+         SELECT id FROM messages WHERE status = 'running' AND lease_expires_at < now()
+          ORDER BY lease_expires_at LIMIT 100 FOR UPDATE SKIP LOCKED
+       )
+       UPDATE messages m
+          SET status = CASE WHEN m.attempts >= $1 THEN 'failed' ELSE 'queued' END,
+              error = CASE WHEN m.attempts >= $1 THEN jsonb_build_object(
+                        'code', 'turn_abandoned',
+                        'detail', 'the turn was started ' || m.attempts || ' times and its worker stopped each time; '
+                                  || 'the server log says why. Send the message again to retry')
+                      ELSE m.error END,
+              completed_at = CASE WHEN m.attempts >= $1 THEN now() END,
+              lease_expires_at = NULL, claimed_by = NULL, updated_at = now()
+         FROM lapsed l WHERE m.id = l.id
+       RETURNING m.id, m.conversation_id, m.status, m.error`,
+      [maxAttempts],
+    );
+    for (const row of rows) {
+      if (row.status === 'failed') {
+        await appendEvent(client, row.conversation_id, row.id, 'reply.failed', {
+          messageId: row.id,
+          error: row.error,
+        });
+      }
+    }
+    if (rows.some((row) => row.status === 'queued')) {
+      await client.query('SELECT pg_notify($1, $2)', [WORK_CHANNEL, '']);
+    }
+    await client.query('COMMIT');
+    return rows.length;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,196 @@
+import type { AgentConfig } from '@svc/core';
+import { type ModelMessage, streamText } from 'ai';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Pool } from 'pg';
+import { languageModel } from '../llm/model.js';
+import { type Candidate, selectModels } from '../llm/select.js';
+import { SecretMissingError, type SecretResolver } from '../secrets/resolve.js';
+import { appendEvent } from './events.js';
+import { estimateTokens, history, systemPrompt } from './prompt.js';
+import { type ClaimedTurn, completeTurn, failTurn, type TurnProblem, whileLeased } from './queue.js';
+
+export interface TurnDeps {
+  pool: Pool;
+  secrets: SecretResolver;
+  /** Where provider base URLs are overridden (SVC_PROVIDER_<KEY>_BASE_URL). */
+  env: Record<string, string | undefined>;
+  log: FastifyBaseLogger;
+  /** Deltas are stored and sent at most this often, coalesced (default 50 ms). */
+  deltaIntervalMs?: number;
+}
+
+interface AgentRow {
+  name: string;
+  description: string;
+  providers: { key: string; secret_ref: string }[];
+  config: Partial<AgentConfig>;
+  org_slug: string;
+}
+
+const OUTPUT_RESERVE_TOKENS = 4096;
+
+/** What one model did: its reply, or why it gave none before streaming any text. */
+type Attempt =
+  | { ok: true; reply: string; usage: Record<string, number | null>; firstTokenAt: Date | null }
+  | { ok: false; problem: TurnProblem; streamed: boolean };
+
+/**
+ * Runs the turn of a claimed message: the models of the agent in order until one answers, the
+ * reply streamed as coalesced `reply.delta` events, then stored with the history in one
+ * transaction. Every write is fenced by the lease, so a worker that lost it stops writing.
+ */
+export async function runTurn(deps: TurnDeps, turn: ClaimedTurn, signal: AbortSignal): Promise<void> {
+  const { pool } = deps;
+  const agent = (
+    await pool.query<AgentRow>(
+      `SELECT a.name, a.description, a.providers, a.config, o.slug AS org_slug
+         FROM agents a JOIN orgs o ON o.id = a.org_id WHERE a.org_id = $1 AND a.agent_id = $2`,
+      [turn.orgId, turn.agentId],
+    )
+  ).rows[0];
+  await whileLeased(pool, turn, (client) =>
+    appendEvent(client, turn.conversationId, turn.id, 'message.started', {
+      messageId: turn.id,
+      attempt: turn.attempts,
+    }),
+  );
+  if (!agent) return; // deleted with its conversations: the message is gone too
+
+  const { candidates, problems } = selectModels(
+    { agentId: turn.agentId, providers: agent.providers, config: agent.config },
+    deps.env,
+  );
+  if (candidates.length === 0) {
+    return failTurn(pool, turn, {
+      code: 'no_provider',
+      detail:
+        `agent "${turn.agentId}" has no model to answer with` +
+        (problems.length > 0 ? `: ${problems.join('; ')}` : '') +
+        `. Add a provider to the agent in svc.toml ([[agents.${turn.agentId}.providers]] key = "openai", ` +
+        'secret_ref = "$OPENAI_API_KEY") and store its key ("svc secrets set OPENAI_API_KEY")',
+    });
+  }
+
+  const system = systemPrompt({ name: agent.name, description: agent.description, config: agent.config });
+  const first = candidates[0] as Candidate;
+  const budget =
+    first.entry.contextTokens -
+    (first.maxOutputTokens ?? OUTPUT_RESERVE_TOKENS) -
+    estimateTokens(system) -
+    estimateTokens(turn.content);
+  const messages = [
+    ...(await history(pool, turn.conversationId, Math.max(0, budget))),
+    { role: 'user' as const, content: turn.content },
+  ];
+
+  const failures: string[] = [];
+  let missingSecrets = 0;
+  for (const candidate of candidates) {
+    if (signal.aborted) return;
+    const name = `${candidate.provider}/${candidate.model}`;
+    let apiKey: string | undefined;
+    try {
+      apiKey = candidate.secretRef
+        ? await deps.secrets.resolve({ id: turn.orgId, slug: agent.org_slug }, candidate.secretRef)
+        : undefined;
+    } catch (error) {
+      if (!(error instanceof SecretMissingError)) throw error;
+      missingSecrets++;
+      failures.push(`${name}: ${error.message}`);
+      continue;
+    }
+    const attempt = await streamAttempt(deps, turn, candidate, apiKey, system, messages, signal);
+    // Stopped by the worker (lease lost, shutdown): whoever runs the turn next writes its end.
+    if (signal.aborted) return;
+    if (attempt.ok) {
+      return completeTurn(pool, turn, { ...attempt, model: name });
+    }
+    if (attempt.streamed) return failTurn(pool, turn, attempt.problem);
+    failures.push(`${name}: ${attempt.problem.detail}`);
+  }
+  if (signal.aborted) return;
+  return failTurn(
+    pool,
+    turn,
+    missingSecrets === candidates.length
+      ? { code: 'secret_missing', detail: failures.join('; ') }
+      : {
+          code: 'model_unavailable',
+          detail: `no model answered (${failures.join('; ')}); check the providers' status and keys, then send the message again`,
+        },
+  );
+}
+
+async function streamAttempt(
+  deps: TurnDeps,
+  turn: ClaimedTurn,
+  candidate: Candidate,
+  apiKey: string | undefined,
+  system: string,
+  messages: ModelMessage[],
+  signal: AbortSignal,
+): Promise<Attempt> {
+  const interval = deps.deltaIntervalMs ?? 50;
+  let reply = '';
+  let pending = '';
+  let lastFlush = 0;
+  let firstTokenAt: Date | null = null;
+  let usage: Record<string, number | null> = { inputTokens: null, outputTokens: null, totalTokens: null };
+  const flush = async () => {
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    lastFlush = Date.now();
+    await whileLeased(deps.pool, turn, (client) =>
+      appendEvent(client, turn.conversationId, turn.id, 'reply.delta', { messageId: turn.id, text }),
+    );
+  };
+  const result = streamText({
+    model: languageModel(candidate, apiKey),
+    system,
+    messages,
+    // Failover to the next model is the retry: one model's outage must not hold the turn.
+    maxRetries: 0,
+    abortSignal: signal,
+    // Failures arrive as `error` parts below; the SDK's default would print them, request included.
+    onError: () => {},
+    ...(candidate.temperature !== undefined ? { temperature: candidate.temperature } : {}),
+    ...(candidate.maxOutputTokens !== undefined ? { maxOutputTokens: candidate.maxOutputTokens } : {}),
+  });
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') {
+      if (part.text === '') continue;
+      firstTokenAt ??= new Date();
+      reply += part.text;
+      pending += part.text;
+      if (Date.now() - lastFlush >= interval) await flush();
+    } else if (part.type === 'error') {
+      return { ok: false, streamed: reply !== '', problem: modelProblem(part.error, reply !== '') };
+    } else if (part.type === 'finish') {
+      usage = {
+        inputTokens: part.totalUsage.inputTokens ?? null,
+        outputTokens: part.totalUsage.outputTokens ?? null,
+        totalTokens: part.totalUsage.totalTokens ?? null,
+      };
+    }
+  }
+  await flush();
+  return { ok: true, reply, usage, firstTokenAt };
+}
+
+/** What a provider's failure says, without anything of the request (its key is in a header). */
+function modelProblem(error: unknown, streamed: boolean): TurnProblem {
+  const status = (error as { statusCode?: number }).statusCode;
+  const cause = (error as { cause?: { code?: string } }).cause?.code;
+  const what = status
+    ? `HTTP ${status}`
+    : cause
+      ? `cannot connect (${cause})`
+      : ((error as Error).message ?? String(error)).slice(0, 200);
+  return {
+    code: 'model_unavailable',
+    detail: streamed
+      ? `the model stopped in the middle of its reply (${what}); send the message again`
+      : what,
+  };
+}

@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { listenToChannels } from '../db/notifications.js';
+import { WORK_CHANNEL } from './events.js';
+import {
+  type ClaimedTurn,
+  claimTurn,
+  extendLease,
+  handBack,
+  LeaseLostError,
+  reapLapsedTurns,
+} from './queue.js';
+import { runTurn, type TurnDeps } from './run.js';
+
+/** Turns one process runs at once unless told otherwise (`--concurrency`). */
+export const DEFAULT_TURN_CONCURRENCY = 4;
+
+export interface TurnWorkerOptions extends TurnDeps {
+  /** Turns this process runs at once. */
+  concurrency: number;
+  /** How long a claim holds without a heartbeat (renewed every third of it). */
+  leaseMs?: number;
+  /** Starts of one turn before the reaper fails it for good. */
+  maxAttempts?: number;
+  /** How often idle workers look for work even when no notification came. */
+  pollMs?: number;
+  /** How often this process reaps lapsed leases. */
+  reapMs?: number;
+}
+
+export interface TurnWorkers {
+  /** Turns running now, for metrics and tests. */
+  readonly running: number;
+  /**
+   * Stops claiming, lets running turns finish for up to `graceMs`, then stops the rest and hands
+   * them back to the queue for another worker.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Agent-turn workers of one process. Work is found by polling (a floor of `pollMs`) and woken by
+ * NOTIFY; every claim is leased, heartbeated and fenced (queue.ts), so any number of processes may
+ * run these on one database and any of them may die at any line.
+ */
+export async function startTurnWorkers(options: TurnWorkerOptions): Promise<TurnWorkers> {
+  const leaseMs = options.leaseMs ?? 30_000;
+  const maxAttempts = options.maxAttempts ?? 3;
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const running = new Map<string, { turn: ClaimedTurn; stop: AbortController; done: Promise<void> }>();
+  let closing = false;
+  let filling: Promise<void> | null = null;
+  let again = false;
+
+  const run = (turn: ClaimedTurn) => {
+    const stop = new AbortController();
+    // A worker that cannot renew its lease stops the turn rather than run on without it.
+    const heartbeat = setInterval(() => {
+      extendLease(options.pool, turn, leaseMs)
+        .then((held) => {
+          if (!held) stop.abort(new LeaseLostError(turn.id));
+        })
+        .catch((error) =>
+          options.log.warn({ err: error, messageId: turn.id }, 'could not renew a turn lease'),
+        );
+    }, leaseMs / 3);
+    const done = runTurn(options, turn, stop.signal)
+      .catch((error) => {
+        if (error instanceof LeaseLostError || stop.signal.aborted) {
+          options.log.info({ messageId: turn.id }, 'stopped a turn this worker no longer holds');
+        } else {
+          // Left to the reaper: the lease lapses and the turn is retried (bounded attempts).
+          options.log.error({ err: error, messageId: turn.id }, 'a turn failed unexpectedly');
+        }
+      })
+      .finally(() => {
+        clearInterval(heartbeat);
+        running.delete(turn.id);
+        wake();
+      });
+    running.set(turn.id, { turn, stop, done });
+  };
+
+  const fill = async () => {
+    while (!closing && running.size < options.concurrency) {
+      const turn = await claimTurn(options.pool, workerId, leaseMs);
+      if (!turn) return;
+      run(turn);
+    }
+  };
+  // One fill at a time; a wake-up during one runs another right after it.
+  function wake(): void {
+    if (closing) return;
+    if (filling) {
+      again = true;
+      return;
+    }
+    filling = fill()
+      .catch((error) => options.log.warn({ err: error }, 'could not look for turns to run'))
+      .finally(() => {
+        filling = null;
+        if (again) {
+          again = false;
+          wake();
+        }
+      });
+  }
+
+  const listener = await listenToChannels(options.pool, options.log, {
+    channels: [WORK_CHANNEL],
+    what: 'queued messages',
+    onNotification: () => wake(),
+    onStateChange: (listening) => {
+      if (listening) wake();
+    },
+  });
+  const poll = setInterval(wake, options.pollMs ?? 1000);
+  // Replicas reap at different moments, so that one lapsed lease is not raced for by all of them.
+  const reapEvery = (options.reapMs ?? 5000) * (0.75 + Math.random() / 2);
+  const reaper = setInterval(() => {
+    reapLapsedTurns(options.pool, maxAttempts)
+      .then((reaped) => {
+        if (reaped > 0) wake();
+      })
+      .catch((error) => options.log.warn({ err: error }, 'could not reap lapsed turns'));
+  }, reapEvery);
+  wake();
+
+  return {
+    get running() {
+      return running.size;
+    },
+    async close(graceMs = 10_000) {
+      closing = true;
+      clearInterval(poll);
+      clearInterval(reaper);
+      await listener.close();
+      await filling;
+      const all = () => Promise.all([...running.values()].map((r) => r.done));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([all(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+      const left = [...running.values()];
+      for (const { stop } of left) stop.abort();
+      await all();
+      await Promise.all(
+        left.map(({ turn }) =>
+          handBack(options.pool, turn).catch((error) => {
+            if (!(error instanceof LeaseLostError)) {
+              options.log.warn(
+                { err: error, messageId: turn.id },
+                'could not hand a turn back; the reaper will',
+              );
+            }
+          }),
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll } from 'vitest';
+
+/** What the fake does with one request: stream `text` in `chunks`, or fail with `status`. */
+export interface FakeAnswer {
+  status?: number;
+  text?: string;
+  /** Pieces the text is streamed in (default: words). */
+  chunks?: string[];
+  /** Wait before the first chunk, and between chunks. */
+  delayMs?: number;
+  usage?: { prompt_tokens: number; completion_tokens: number };
+}
+
+export interface RecordedRequest {
+  headers: IncomingHttpHeaders;
+  body: {
+    model: string;
+    messages: { role: string; content: unknown }[];
+    temperature?: number;
+    max_tokens?: number;
+    stream?: boolean;
+  };
+}
+
+export interface FakeChatCompletions {
+  /** The base URL, as SVC_PROVIDER_<KEY>_BASE_URL takes it (`.../v1`). */
+  url: string;
+  requests: RecordedRequest[];
+  /** Decides the answer to each request; the default answers "Hello from <model>". */
+  answer: (request: RecordedRequest) => FakeAnswer;
+}
+
+/**
+ * OpenAI Chat Completions on 127.0.0.1, as the real API streams it: `POST /v1/chat/completions`
+ * with `stream: true` answers `text/event-stream` of `chat.completion.chunk` objects, a last chunk
+ * with `usage` when `stream_options.include_usage` asks for it, then `data: [DONE]`. Errors are
+ * the API's `{error: {message, type, code}}` bodies.
+ */
+export async function startFakeChatCompletions(): Promise<FakeChatCompletions> {
+  const fake: FakeChatCompletions = {
+    url: '',
+    requests: [],
+    answer: (request) => ({ text: `Hello from ${request.body.model}` }),
+  };
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
+      return;
+    }
+    const recorded: RecordedRequest = {
+      headers: req.headers,
+      body: JSON.parse(Buffer.concat(chunks).toString()),
+    };
+    fake.requests.push(recorded);
+    const answer = fake.answer(recorded);
+    if (answer.status) {
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error: { message: `fake failure ${answer.status}`, type: 'server_error', code: null },
+        }),
+      );
+      return;
+    }
+    const id = `chatcmpl-${fake.requests.length}`;
+    const created = Math.floor(Date.now() / 1000);
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: recorded.body.model, choices, ...extra })}\n\n`;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const pause = () => new Promise((resolve) => setTimeout(resolve, answer.delayMs ?? 0));
+    res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
+    const text = answer.text ?? '';
+    for (const piece of answer.chunks ?? text.split(/(?<= )/)) {
+      await pause();
+      if (res.destroyed) return;
+      res.write(chunk([{ index: 0, delta: { content: piece }, finish_reason: null }]));
+    }
+    res.write(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]));
+    const usage = answer.usage ?? { prompt_tokens: 12, completion_tokens: text.split(' ').length };
+    res.write(
+      chunk([], { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }),
+    );
+    res.end('data: [DONE]\n\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return fake;
+}
