@@ -61,7 +61,7 @@ function checkAdminPassword(value: string, where: string, fix: string): void {
   }
 }
 
-function positiveInteger(name: string, raw: string | undefined): number | undefined {
+export function positiveInteger(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!/^[1-9]\d*$/.test(raw)) throw new Error(`${name} must be a whole number above 0, not "${raw}"`);
   return Number(raw);
@@ -161,6 +161,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
         env,
         log: logger,
         concurrency: settings.workers ?? DEFAULT_TURN_CONCURRENCY,
+        leaseMs: positiveInteger('SVC_TURN_LEASE_MS', env.SVC_TURN_LEASE_MS),
       });
       // Closed before the HTTP app: running turns finish or are handed back while the pool is open.
       cleanups.push(() => workers.close());

@@ -6,6 +6,7 @@ import { migrate } from './db/migrate.js';
 import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
 import { createSecretResolver } from './secrets/resolve.js';
+import { positiveInteger } from './server.js';
 import { DEFAULT_TURN_CONCURRENCY, startTurnWorkers } from './turns/worker.js';
 
 export interface WorkerSettings {
@@ -56,6 +57,7 @@ export async function startWorker(settings: WorkerSettings): Promise<RunningWork
       env,
       log: logger,
       concurrency,
+      leaseMs: positiveInteger('SVC_TURN_LEASE_MS', env.SVC_TURN_LEASE_MS),
     });
     (settings.announce ?? ((line) => process.stderr.write(`${line}\n`)))(
       `svc worker running ${concurrency} turns at a time on DATABASE_URL`,

@@ -116,7 +116,7 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
   });
   const poll = setInterval(wake, options.pollMs ?? 1000);
   // Replicas reap at different moments, so that one lapsed lease is not raced for by all of them.
-  const reapEvery = (options.reapMs ?? 5000) * (0.75 + Math.random() / 2);
+  const reapEvery = (options.reapMs ?? Math.min(5000, leaseMs / 2)) * (0.75 + Math.random() / 2);
   const reaper = setInterval(() => {
     reapLapsedTurns(options.pool, maxAttempts)
       .then((reaped) => {
