@@ -21,6 +21,11 @@ export interface ApplyFlags {
   json?: boolean;
   detailedExitcode?: boolean;
   concurrency?: number;
+  /**
+   * `svc run` only (no flag): referenced variables need not be set, since the server is this very
+   * process and reports each one it cannot resolve. `svc apply` always checks (the spec's rule).
+   */
+  allowUnsetSecrets?: boolean;
 }
 
 export interface ApplyIo extends Io {
@@ -65,7 +70,7 @@ export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<numb
   let project: Project;
   try {
     // Files and variables first: nothing reaches the network while the project is wrong.
-    project = await loadProject(dir, io.env);
+    project = await loadProject(dir, io.env, { requireSecrets: !flags.allowUnsetSecrets });
   } catch (error) {
     if (!(error instanceof ProjectError)) throw error;
     for (const line of error.format().split('\n')) io.err(line);

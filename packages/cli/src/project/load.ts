@@ -18,7 +18,12 @@ export const TEXT_SETTINGS = ['IDENTITY.md', 'SOUL.md', 'USER.md'] as const;
  * every secret reference whose variable is unset or empty in `env`. Values from `env` are only
  * tested for presence: the project keeps the reference text.
  */
-export async function loadProject(dir: string, env: Record<string, string | undefined>): Promise<Project> {
+export async function loadProject(
+  dir: string,
+  env: Record<string, string | undefined>,
+  /** `svc run` only: its server is this process, and reports an unresolved reference itself. */
+  options: { requireSecrets?: boolean } = {},
+): Promise<Project> {
   const problems: ProjectProblem[] = [];
   const source = await readText(join(dir, SVC_TOML));
   if (source === null) {
@@ -54,7 +59,7 @@ export async function loadProject(dir: string, env: Record<string, string | unde
     else readBundle(displayPath(dir, resolve(dir, model.file)), bundleSource, problems, bundles);
   }
   checkBundles(bundles, toml.agentIds);
-  checkSecrets(toml.secrets, env, problems);
+  checkSecrets(toml.secrets, env, problems, options.requireSecrets !== false);
 
   if (problems.length > 0) throw new ProjectError(sortProblems(problems));
   return {

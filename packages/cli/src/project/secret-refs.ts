@@ -59,6 +59,7 @@ export function checkSecrets(
   uses: SecretUse[],
   env: Record<string, string | undefined>,
   problems: ProjectProblem[],
+  requireSet = true,
 ) {
   const byVariable = new Map<string, SecretUse[]>();
   for (const use of uses) {
@@ -74,6 +75,7 @@ export function checkSecrets(
     }
     byVariable.set(use.variable, [...(byVariable.get(use.variable) ?? []), use]);
   }
+  if (!requireSet) return;
   for (const [variable, [first, ...rest]] of byVariable) {
     const value = env[variable];
     if ((value !== undefined && value !== '') || !first) continue;

@@ -14,7 +14,7 @@ export class ApiError extends Error {
 
 export interface ApiClient {
   url: string;
-  request<T>(method: string, path: string, body?: unknown): Promise<T>;
+  request<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
   /** Requests sent so far: commands print it, benchmarks and tests count it. */
   readonly requests: number;
 }
@@ -34,7 +34,12 @@ export function createClient(url: string, token: string, timeoutMs = REQUEST_TIM
     get requests() {
       return requests;
     },
-    async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    async request<T>(
+      method: string,
+      path: string,
+      body?: unknown,
+      headers?: Record<string, string>,
+    ): Promise<T> {
       requests++;
       let response: Response;
       try {
@@ -44,6 +49,7 @@ export function createClient(url: string, token: string, timeoutMs = REQUEST_TIM
             authorization: `Bearer ${token}`,
             accept: 'application/json',
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...headers,
           },
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: AbortSignal.timeout(timeoutMs),
