@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  type FakeAnthropicMessages,
+  startFakeAnthropicMessages,
+} from '../../test/fakes/anthropic-messages.js';
 import { type FakeChatCompletions, startFakeChatCompletions } from '../../test/fakes/chat-completions.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 
 const KEY = `sk-canary-${randomBytes(8).toString('hex')}`;
+const ANTHROPIC_KEY = `sk-ant-canary-${randomBytes(8).toString('hex')}`;
 let fake: FakeChatCompletions;
+let anthropic: FakeAnthropicMessages;
 let server: TestServer;
 let closedPort: number;
 
@@ -20,11 +26,15 @@ async function freePort(): Promise<number> {
 
 beforeAll(async () => {
   fake = await startFakeChatCompletions();
+  anthropic = await startFakeAnthropicMessages();
   closedPort = await freePort();
   server = await startTestServer({
     secretEnv: {
       SVC_PROVIDER_OPENAI_BASE_URL: fake.url,
       SVC_PROVIDER_LOCAL_BASE_URL: `http://127.0.0.1:${closedPort}/v1`,
+      SVC_PROVIDER_ANTHROPIC_BASE_URL: anthropic.url,
+      // From the server's environment, which SVC_SECRETS_FROM_ENV lets this org use.
+      ANTHROPIC_API_KEY: ANTHROPIC_KEY,
     },
     workers: { concurrency: 4 },
   });
@@ -255,6 +265,42 @@ describe('models', () => {
     );
     const res = await send('auto-local-pref', 'hi', { wait: 10 });
     expect(res.body).toMatchObject({ status: 'completed', model: 'openai/gpt-4.1-mini' });
+  });
+});
+
+describe('the Anthropic Messages API', () => {
+  it('answers through it, with the key from the server environment, the system prompt apart', async () => {
+    await agent(
+      'claude',
+      { modelSelection: { mode: 'pinned', model: 'anthropic/claude-test' }, 'SOUL.md': 'Speak French.' },
+      [{ key: 'anthropic', secret_ref: '$ANTHROPIC_API_KEY' }],
+    );
+    const res = await send('claude', 'Hello', { wait: 10 });
+    expect(res.body).toMatchObject({
+      status: 'completed',
+      model: 'anthropic/claude-test',
+      reply: 'Bonjour from claude-test',
+      usage: { inputTokens: 21, outputTokens: 3 },
+    });
+    const request = anthropic.requests.at(-1);
+    expect(request?.headers['x-api-key']).toBe(ANTHROPIC_KEY);
+    expect(JSON.stringify(request?.body.system)).toContain('Speak French.');
+    expect(request?.body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }]);
+    expect(JSON.stringify(res.body)).not.toContain(ANTHROPIC_KEY);
+  });
+
+  it('takes over when the Chat Completions provider before it is down (auto selection)', async () => {
+    await agent('both', { modelSelection: { mode: 'auto', providers: ['openai', 'anthropic'] } }, [
+      { key: 'openai', secret_ref: '$OPENAI_API_KEY' },
+      { key: 'anthropic', secret_ref: '$ANTHROPIC_API_KEY' },
+    ]);
+    fake.answer = () => ({ status: 503 });
+    try {
+      const res = await send('both', 'anyone there?', { wait: 10 });
+      expect(res.body).toMatchObject({ status: 'completed', model: 'anthropic/claude-sonnet-4-5' });
+    } finally {
+      fake.answer = (request) => ({ text: `Hello from ${request.body.model}` });
+    }
   });
 });
 
