@@ -13,6 +13,7 @@ import { ensureOrg } from './orgs/routes.js';
 import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
 import { createSecretResolver } from './secrets/resolve.js';
+import { createTurnMetrics } from './turns/metrics.js';
 import { DEFAULT_TURN_CONCURRENCY, startTurnWorkers } from './turns/worker.js';
 
 export interface ServerSettings {
@@ -138,7 +139,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
     await ensureOrg({ pool }, 'default', 'Default');
     const secrets = createSecretResolver({ pool, encryptionKey, env, policy: envSecrets });
 
-    const { app } = await buildApp({
+    const { app, registry } = await buildApp({
       pool,
       basePath,
       publicUrl: env.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
@@ -162,6 +163,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
         log: logger,
         concurrency: settings.workers ?? DEFAULT_TURN_CONCURRENCY,
         leaseMs: positiveInteger('SVC_TURN_LEASE_MS', env.SVC_TURN_LEASE_MS),
+        metrics: createTurnMetrics(registry),
       });
       // Closed before the HTTP app: running turns finish or are handed back while the pool is open.
       cleanups.push(() => workers.close());

@@ -14,6 +14,7 @@ import type { StreamTimings } from '../src/messaging/sse.js';
 import { ensureOrg } from '../src/orgs/routes.js';
 import { parseEnvSecretPolicy } from '../src/secrets/env-policy.js';
 import { createSecretResolver } from '../src/secrets/resolve.js';
+import { createTurnMetrics } from '../src/turns/metrics.js';
 import { startTurnWorkers, type TurnWorkerOptions } from '../src/turns/worker.js';
 
 /** A fresh database on the run's PostgreSQL, dropped when the file's tests end. */
@@ -116,7 +117,7 @@ export async function startTestServer(overrides: TestServerOverrides = {}): Prom
   await ensureOrg({ pool }, 'default', 'Default');
   const basePath = overrides.basePath ?? '';
   const options = testAppOptions(pool, overrides);
-  const { app, routes } = await buildApp(options);
+  const { app, routes, registry } = await buildApp(options);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const workers = overrides.workers
     ? await startTurnWorkers({
@@ -126,6 +127,7 @@ export async function startTestServer(overrides: TestServerOverrides = {}): Prom
         log: app.log,
         concurrency: 2,
         pollMs: 200,
+        metrics: createTurnMetrics(registry),
         ...overrides.workers,
       })
     : null;

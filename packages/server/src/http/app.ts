@@ -1,5 +1,6 @@
 import { JSON_BODY_LIMIT_BYTES } from '@svc/core';
 import Fastify from 'fastify';
+import type { Registry } from 'prom-client';
 import { agentRoutes } from '../agents/routes.js';
 import { registerAuthentication } from '../auth/authenticate.js';
 import { tokenRoutes } from '../auth/routes.js';
@@ -27,7 +28,9 @@ export interface RegisteredRoute {
 }
 
 /** The gateway's HTTP app, not yet listening. `routes` is the route table the auth matrix tests. */
-export async function buildApp(options: AppOptions): Promise<{ app: App; routes: () => RegisteredRoute[] }> {
+export async function buildApp(
+  options: AppOptions,
+): Promise<{ app: App; routes: () => RegisteredRoute[]; registry: Registry }> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: options.bodyLimit ?? JSON_BODY_LIMIT_BYTES,
@@ -141,5 +144,5 @@ export async function buildApp(options: AppOptions): Promise<{ app: App; routes:
     },
     { prefix: options.basePath },
   );
-  return { app, routes };
+  return { app, routes, registry };
 }

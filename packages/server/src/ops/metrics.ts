@@ -32,6 +32,26 @@ export function registerMetrics(app: App, pool: Pool): client.Registry {
   poolGauge('svc_db_pool_idle', 'Idle connections in the PostgreSQL pool', () => pool.idleCount);
   poolGauge('svc_db_pool_waiting', 'Queries waiting for a pool connection', () => pool.waitingCount);
 
+  // Read from the database at each scrape, so that every replica reports the whole deployment's queue.
+  new client.Gauge({
+    name: 'svc_turn_queue',
+    help: 'Messages waiting for a turn (queued), being answered (running), or paused for an approval',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      // A scrape while the database is away still answers, with the other metrics.
+      const { rows } = await pool
+        .query<{ status: string; n: string }>(
+          `SELECT s.status, count(m.id) AS n
+           FROM unnest(ARRAY['queued', 'running', 'awaiting_approval']) AS s(status)
+           LEFT JOIN messages m ON m.status = s.status
+          GROUP BY s.status`,
+        )
+        .catch(() => ({ rows: [] }));
+      for (const row of rows) this.set({ status: row.status }, Number(row.n));
+    },
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     // The route pattern, never the raw URL: label values must stay bounded.
     const labels = {

@@ -189,7 +189,10 @@ export async function handBack(pool: Pool, turn: ClaimedTurn): Promise<void> {
  * queue, or fail once they have used `maxAttempts`. One batched statement per call, safe on every
  * replica at once (SKIP LOCKED); the turns it requeues wake the workers.
  */
-export async function reapLapsedTurns(pool: Pool, maxAttempts: number): Promise<number> {
+export async function reapLapsedTurns(
+  pool: Pool,
+  maxAttempts: number,
+): Promise<{ requeued: number; failed: number }> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -228,7 +231,8 @@ export async function reapLapsedTurns(pool: Pool, maxAttempts: number): Promise<
       await client.query('SELECT pg_notify($1, $2)', [WORK_CHANNEL, '']);
     }
     await client.query('COMMIT');
-    return rows.length;
+    const failed = rows.filter((row) => row.status === 'failed').length;
+    return { requeued: rows.length - failed, failed };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;

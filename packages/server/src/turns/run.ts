@@ -6,6 +6,7 @@ import { languageModel } from '../llm/model.js';
 import { type Candidate, selectModels } from '../llm/select.js';
 import { SecretMissingError, type SecretResolver } from '../secrets/resolve.js';
 import { appendEvent } from './events.js';
+import type { TurnMetrics } from './metrics.js';
 import { estimateTokens, history, systemPrompt } from './prompt.js';
 import { type ClaimedTurn, completeTurn, failTurn, type TurnProblem, whileLeased } from './queue.js';
 
@@ -17,6 +18,7 @@ export interface TurnDeps {
   log: FastifyBaseLogger;
   /** Deltas are stored and sent at most this often, coalesced (default 50 ms). */
   deltaIntervalMs?: number;
+  metrics?: TurnMetrics;
 }
 
 interface AgentRow {
@@ -40,7 +42,13 @@ type Attempt =
  * transaction. Every write is fenced by the lease, so a worker that lost it stops writing.
  */
 export async function runTurn(deps: TurnDeps, turn: ClaimedTurn, signal: AbortSignal): Promise<void> {
-  const { pool } = deps;
+  const started = Date.now();
+  const seconds = (at = Date.now()) => (at - started) / 1000;
+  const pool = deps.pool;
+  const fail = async (problem: TurnProblem) => {
+    await failTurn(pool, turn, problem);
+    deps.metrics?.ended('failed', seconds());
+  };
   const agent = (
     await pool.query<AgentRow>(
       `SELECT a.name, a.description, a.providers, a.config, o.slug AS org_slug
@@ -61,7 +69,7 @@ export async function runTurn(deps: TurnDeps, turn: ClaimedTurn, signal: AbortSi
     deps.env,
   );
   if (candidates.length === 0) {
-    return failTurn(pool, turn, {
+    return fail({
       code: 'no_provider',
       detail:
         `agent "${turn.agentId}" has no model to answer with` +
@@ -103,15 +111,19 @@ export async function runTurn(deps: TurnDeps, turn: ClaimedTurn, signal: AbortSi
     // Stopped by the worker (lease lost, shutdown): whoever runs the turn next writes its end.
     if (signal.aborted) return;
     if (attempt.ok) {
-      return completeTurn(pool, turn, { ...attempt, model: name });
+      await completeTurn(pool, turn, { ...attempt, model: name });
+      deps.metrics?.ended('completed', seconds(), {
+        model: name,
+        usage: attempt.usage,
+        firstTokenSeconds: attempt.firstTokenAt ? seconds(attempt.firstTokenAt.getTime()) : null,
+      });
+      return;
     }
-    if (attempt.streamed) return failTurn(pool, turn, attempt.problem);
+    if (attempt.streamed) return fail(attempt.problem);
     failures.push(`${name}: ${attempt.problem.detail}`);
   }
   if (signal.aborted) return;
-  return failTurn(
-    pool,
-    turn,
+  return fail(
     missingSecrets === candidates.length
       ? { code: 'secret_missing', detail: failures.join('; ') }
       : {

@@ -372,3 +372,21 @@ describe('order', () => {
     }
   });
 });
+
+describe('metrics', () => {
+  it('count turns by outcome, their latency, time to first token, tokens by model and the queue', async () => {
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    const value = (line: RegExp) => Number(text.match(line)?.[1] ?? Number.NaN);
+    expect(value(/^svc_turns_total\{outcome="completed"\} (\d+)/m)).toBeGreaterThanOrEqual(8);
+    expect(value(/^svc_turns_total\{outcome="failed"\} (\d+)/m)).toBeGreaterThanOrEqual(3);
+    expect(value(/^svc_turn_duration_seconds_count\{outcome="completed"\} (\d+)/m)).toBeGreaterThanOrEqual(8);
+    expect(
+      value(/^svc_turn_first_token_seconds_count\{model="openai\/gpt-4.1-mini"\} (\d+)/m),
+    ).toBeGreaterThan(0);
+    expect(
+      value(/^svc_model_tokens_total\{model="anthropic\/claude-test",direction="input"\} (\d+)/m),
+    ).toBeGreaterThanOrEqual(21);
+    expect(value(/^svc_turn_queue\{status="queued"\} (\d+)/m)).toBe(0);
+    expect(value(/^svc_turn_queue\{status="running"\} (\d+)/m)).toBe(0);
+  });
+});

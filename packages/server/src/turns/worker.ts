@@ -119,8 +119,9 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
   const reapEvery = (options.reapMs ?? Math.min(5000, leaseMs / 2)) * (0.75 + Math.random() / 2);
   const reaper = setInterval(() => {
     reapLapsedTurns(options.pool, maxAttempts)
-      .then((reaped) => {
-        if (reaped > 0) wake();
+      .then(({ requeued, failed }) => {
+        if (failed > 0) options.metrics?.abandoned(failed);
+        if (requeued > 0) wake();
       })
       .catch((error) => options.log.warn({ err: error }, 'could not reap lapsed turns'));
   }, reapEvery);
