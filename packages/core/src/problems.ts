@@ -33,6 +33,7 @@ export const PROBLEM_CODES = [
   'secret_missing',
   'model_unavailable',
   'turn_abandoned',
+  'guardrail_blocked',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 

@@ -34,6 +34,7 @@ const TITLES: Record<ProblemCode, string> = {
   secret_missing: 'Secret missing',
   model_unavailable: 'No model answered',
   turn_abandoned: 'Turn abandoned',
+  guardrail_blocked: "Refused by the agent's guardrails",
 };
 
 /**

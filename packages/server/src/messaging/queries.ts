@@ -1,6 +1,8 @@
-import type { MessageSend } from '@svc/core';
+import type { AgentConfig, MessageSend } from '@svc/core';
 import type { Pool } from 'pg';
 import { appendEvent, WORK_CHANNEL } from '../turns/events.js';
+import { guardInput } from '../turns/guardrails.js';
+import type { TurnProblem } from '../turns/queue.js';
 import { type RateLimit, takeFromBudget } from './rate-limit.js';
 
 export interface MessageRow {
@@ -49,18 +51,28 @@ export async function enqueueMessage(
     /** The sender's budget, paid only for a message this call queues (never for a replay or a 404). */
     budget: { limit: RateLimit; key: string } | null;
   },
-): Promise<{ row: MessageRow; replayed: boolean } | 'agent_missing' | { retryAfterSeconds: number }> {
+): Promise<
+  | { row: MessageRow; replayed: boolean }
+  | 'agent_missing'
+  | { retryAfterSeconds: number }
+  | { refused: TurnProblem }
+> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     // KEY SHARE: a concurrent delete of the agent either waits for this message or wins first.
-    const agent = await client.query(
-      'SELECT 1 FROM agents WHERE org_id = $1 AND agent_id = $2 FOR KEY SHARE',
+    const agent = await client.query<{ guardrails: AgentConfig['guardrails'] }>(
+      "SELECT config->'guardrails' AS guardrails FROM agents WHERE org_id = $1 AND agent_id = $2 FOR KEY SHARE",
       [input.orgId, input.agentId],
     );
     if (agent.rowCount === 0) {
       await client.query('ROLLBACK');
       return 'agent_missing';
+    }
+    const guarded = guardInput(input.body.content, agent.rows[0]?.guardrails);
+    if ('refused' in guarded) {
+      await client.query('ROLLBACK');
+      return { refused: guarded.refused };
     }
     if (input.idempotencyKey) {
       // Keys live for 24 hours; an older use frees the key for a new message.
@@ -86,7 +98,7 @@ export async function enqueueMessage(
         conversation.rows[0]?.id,
         input.orgId,
         input.agentId,
-        input.body.content,
+        guarded.content,
         input.idempotencyKey,
         input.requestHash,
       ],

@@ -110,7 +110,9 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub) {
           response: {
             200: messageSchema.describe('With `Prefer: wait=N`: the turn ended within N seconds'),
             202: messageAcceptedSchema,
-            422: problemResponse('The Idempotency-Key was used with another body'),
+            422: problemResponse(
+              "The Idempotency-Key was used with another body, or the agent's guardrails refuse the message",
+            ),
             429: problemResponse("The token's message budget is spent; see Retry-After"),
             ...problemResponses,
           },
@@ -139,6 +141,11 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub) {
           budget: limit && { limit, key: `messages:${request.caller?.token?.id ?? 'admin_password'}` },
         });
         if (outcome === 'agent_missing') throw notFound(`agent "${agentId}"`);
+        if ('refused' in outcome) {
+          throw new ProblemError(422, 'guardrail_blocked', outcome.refused.detail, [
+            { path: '/body/content', message: "refused by the agent's guardrails" },
+          ]);
+        }
         if ('retryAfterSeconds' in outcome) {
           reply.header('retry-after', String(outcome.retryAfterSeconds));
           throw new ProblemError(

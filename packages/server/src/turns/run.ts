@@ -6,6 +6,7 @@ import { languageModel } from '../llm/model.js';
 import { type Candidate, selectModels } from '../llm/select.js';
 import { SecretMissingError, type SecretResolver } from '../secrets/resolve.js';
 import { appendEvent } from './events.js';
+import { createOutputGuard, type OutputGuard } from './guardrails.js';
 import type { TurnMetrics } from './metrics.js';
 import { estimateTokens, history, systemPrompt } from './prompt.js';
 import { type ClaimedTurn, completeTurn, failTurn, type TurnProblem, whileLeased } from './queue.js';
@@ -107,7 +108,8 @@ export async function runTurn(deps: TurnDeps, turn: ClaimedTurn, signal: AbortSi
       failures.push(`${name}: ${error.message}`);
       continue;
     }
-    const attempt = await streamAttempt(deps, turn, candidate, apiKey, system, messages, signal);
+    const guard = createOutputGuard(agent.config.guardrails);
+    const attempt = await streamAttempt(deps, turn, candidate, apiKey, system, messages, guard, signal);
     // Stopped by the worker (lease lost, shutdown): whoever runs the turn next writes its end.
     if (signal.aborted) return;
     if (attempt.ok) {
@@ -140,10 +142,11 @@ async function streamAttempt(
   apiKey: string | undefined,
   system: string,
   messages: ModelMessage[],
+  guard: OutputGuard,
   signal: AbortSignal,
 ): Promise<Attempt> {
   const interval = deps.deltaIntervalMs ?? 50;
-  let reply = '';
+  let streamed = false;
   let pending = '';
   let lastFlush = 0;
   let firstTokenAt: Date | null = null;
@@ -157,13 +160,15 @@ async function streamAttempt(
       appendEvent(client, turn.conversationId, turn.id, 'reply.delta', { messageId: turn.id, text }),
     );
   };
+  // Stops the model once `maxOutputChars` is reached, as well as when the worker stops the turn.
+  const enough = new AbortController();
   const result = streamText({
     model: languageModel(candidate, apiKey),
     system,
     messages,
     // Failover to the next model is the retry: one model's outage must not hold the turn.
     maxRetries: 0,
-    abortSignal: signal,
+    abortSignal: AbortSignal.any([signal, enough.signal]),
     // Failures arrive as `error` parts below; the SDK's default would print them, request included.
     onError: () => {},
     ...(candidate.temperature !== undefined ? { temperature: candidate.temperature } : {}),
@@ -173,11 +178,16 @@ async function streamAttempt(
     if (part.type === 'text-delta') {
       if (part.text === '') continue;
       firstTokenAt ??= new Date();
-      reply += part.text;
-      pending += part.text;
+      streamed = true;
+      pending += guard.push(part.text);
       if (Date.now() - lastFlush >= interval) await flush();
+      if (guard.full) {
+        enough.abort();
+        break;
+      }
     } else if (part.type === 'error') {
-      return { ok: false, streamed: reply !== '', problem: modelProblem(part.error, reply !== '') };
+      if (enough.signal.aborted) break;
+      return { ok: false, streamed, problem: modelProblem(part.error, streamed) };
     } else if (part.type === 'finish') {
       usage = {
         inputTokens: part.totalUsage.inputTokens ?? null,
@@ -186,8 +196,11 @@ async function streamAttempt(
       };
     }
   }
+  const end = guard.finish();
+  if ('withheld' in end) return { ok: false, streamed: true, problem: end.withheld };
+  pending += end.rest;
   await flush();
-  return { ok: true, reply, usage, firstTokenAt };
+  return { ok: true, reply: end.reply, usage, firstTokenAt };
 }
 
 /** What a provider's failure says, without anything of the request (its key is in a header). */
