@@ -100,3 +100,19 @@ export const CONVERSATION_EVENT_TYPES = [
   'reply.failed',
 ] as const;
 export type ConversationEventType = (typeof CONVERSATION_EVENT_TYPES)[number];
+
+export const conversationSchema = z.object({
+  id: z.uuid(),
+  agentId: z.string(),
+  platform: z.string(),
+  channel: z.string(),
+  thread: z.string().nullable(),
+  createdAt: z.string(),
+  lastMessageAt: z.string().nullable(),
+});
+
+/** A page of a list; `nextCursor` is null on the last one. */
+export const pageQuerySchema = z.object({
+  cursor: z.string().max(500).optional().describe('the `nextCursor` of the previous page'),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});

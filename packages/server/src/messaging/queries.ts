@@ -145,3 +145,60 @@ export async function getMessage(
   );
   return rows[0] ?? null;
 }
+
+export interface ConversationRow {
+  id: string;
+  agent_id: string;
+  platform: string;
+  channel: string;
+  thread: string;
+  created_at: Date;
+  last_message_at: Date | null;
+  cursor_at: string;
+}
+
+/** The agent's conversations, newest first, after `cursor` ([createdAt, id]). */
+export async function listConversations(
+  pool: Pool,
+  orgId: string,
+  agentId: string,
+  cursor: [string, string] | null,
+  limit: number,
+): Promise<ConversationRow[]> {
+  const { rows } = await pool.query<ConversationRow>(
+    `SELECT c.id, c.agent_id, c.platform, c.channel, c.thread, c.created_at, c.created_at::text AS cursor_at,
+            (SELECT max(m.created_at) FROM messages m WHERE m.conversation_id = c.id) AS last_message_at
+       FROM conversations c
+      WHERE c.org_id = $1 AND c.agent_id = $2
+        AND ($3::timestamptz IS NULL OR (c.created_at, c.id) < ($3::timestamptz, $4::uuid))
+      ORDER BY c.created_at DESC, c.id DESC
+      LIMIT $5`,
+    [orgId, agentId, cursor?.[0] ?? null, cursor?.[1] ?? null, limit],
+  );
+  return rows;
+}
+
+/** A conversation's messages, oldest first, after `cursor` ([createdAt, id]); null when it is not the caller's. */
+export async function listConversationMessages(
+  pool: Pool,
+  orgId: string,
+  agentId: string,
+  conversationId: string,
+  cursor: [string, string] | null,
+  limit: number,
+): Promise<(MessageRow & { cursor_at: string })[] | null> {
+  const owned = await pool.query(
+    'SELECT 1 FROM conversations WHERE id = $1 AND org_id = $2 AND agent_id = $3',
+    [conversationId, orgId, agentId],
+  );
+  if (owned.rowCount === 0) return null;
+  const { rows } = await pool.query<MessageRow & { cursor_at: string }>(
+    `SELECT ${COLUMNS}, created_at::text AS cursor_at FROM messages
+      WHERE conversation_id = $1
+        AND ($2::timestamptz IS NULL OR (created_at, id) > ($2::timestamptz, $3::uuid))
+      ORDER BY created_at, id
+      LIMIT $4`,
+    [conversationId, cursor?.[0] ?? null, cursor?.[1] ?? null, limit],
+  );
+  return rows;
+}

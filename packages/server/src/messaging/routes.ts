@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { idSchema, messageAcceptedSchema, messageSchema, messageSendSchema } from '@svc/core';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { iso, isoOrNull, problemResponse, problemResponses } from '../http/common.js';
+import { problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions, OrgRef } from '../http/types.js';
 import type { ConversationHub } from '../turns/hub.js';
+import { MESSAGES_AUTH, orgOfMessagesCaller, toMessage } from './answers.js';
 import { enqueueMessage, getMessage, type MessageRow } from './queries.js';
 import { parseRateLimit } from './rate-limit.js';
-import { lastEventId, type OpenStreams, streamConversation } from './sse.js';
 
 /** `Prefer: wait=N`, N from 0 to 60 (RFC 7240); null without it. */
 function preferredWait(prefer: string | undefined): number | null {
@@ -17,42 +17,16 @@ function preferredWait(prefer: string | undefined): number | null {
 }
 
 const tags = ['messages'];
-const auth = { auth: { scope: 'messages' as const, org: false } };
+const auth = MESSAGES_AUTH;
 const agentParams = z.object({ agentId: idSchema.describe('agentId') });
 
 export function messagingRoutes(options: AppOptions, hub: ConversationHub) {
-  const open: OpenStreams = new Set();
   const limit = options.messageRateLimit === undefined ? parseRateLimit(undefined) : options.messageRateLimit;
-  /** The path carries no org: a token speaks for its own org; the admin password for `default`. */
-  async function orgOfCaller(request: FastifyRequest): Promise<OrgRef> {
-    const token = request.caller?.token;
-    if (token) return { id: token.orgId, slug: token.orgSlug };
-    const { rows } = await options.pool.query<{ id: string }>("SELECT id FROM orgs WHERE slug = 'default'");
-    if (!rows[0]) throw notFound('org "default"');
-    return { id: String(rows[0].id), slug: 'default' };
-  }
+  const orgOfCaller = (request: FastifyRequest) => orgOfMessagesCaller(options.pool, request);
   const selfLink = (agentId: string, id: string) =>
     `${options.basePath}/api/v1/agents/${agentId}/messages/${id}`;
   const eventsLink = (agentId: string, conversationId: string) =>
     `${options.basePath}/api/v1/agents/${agentId}/conversations/${conversationId}/events`;
-  const toMessage = (row: MessageRow) => ({
-    id: row.id,
-    conversationId: row.conversation_id,
-    agentId: row.agent_id,
-    status: row.status,
-    content: row.content,
-    reply: row.reply,
-    error: row.error,
-    model: row.model,
-    usage: row.usage,
-    attempts: row.attempts,
-    createdAt: iso(row.created_at),
-    startedAt: isoOrNull(row.started_at),
-    firstTokenAt: isoOrNull(row.first_token_at),
-    completedAt: isoOrNull(row.completed_at),
-    updatedAt: iso(row.updated_at),
-  });
-
   /**
    * Waits up to `seconds` for the message's turn to end (or to pause for an approval), woken by
    * its conversation's events: the message as it then is, or null when it is still going.
@@ -203,52 +177,5 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub) {
         return toMessage(row);
       },
     );
-
-    app.get(
-      '/api/v1/agents/:agentId/conversations/:conversationId/events',
-      {
-        config: auth,
-        schema: {
-          tags,
-          operationId: 'streamConversationEvents',
-          summary: "The conversation's events as Server-Sent Events, from any replica",
-          description:
-            "Each event has an `id` (the conversation's sequence number) and JSON `data`: " +
-            '`message.queued`, `message.started` (`attempt`: a new attempt restarts the reply), ' +
-            '`reply.delta` (`text`), `reply.completed`, `reply.failed` (`error`: a problem). ' +
-            'A reconnecting client sends `Last-Event-ID` (or `?after=`) and gets every later event once. ' +
-            'A `: ping` comment comes every 15 s.',
-          params: agentParams.extend({ conversationId: z.uuid() }),
-          querystring: z.object({
-            after: z.coerce.number().int().min(0).optional().describe('the last event id the client has'),
-          }),
-          response: {
-            200: z.string().describe('text/event-stream'),
-            ...problemResponses,
-          },
-        },
-      },
-      async (request, reply) => {
-        const { agentId, conversationId } = request.params;
-        const org = await orgOfCaller(request);
-        const { rowCount } = await options.pool.query(
-          'SELECT 1 FROM conversations WHERE id = $1 AND org_id = $2 AND agent_id = $3',
-          [conversationId, org.id, agentId],
-        );
-        if (rowCount === 0) throw notFound(`conversation "${conversationId}"`);
-        const after = lastEventId(request.headers['last-event-id'], request.query.after);
-        streamConversation(
-          reply,
-          { pool: options.pool, hub, open },
-          conversationId,
-          after,
-          options.streamTimings,
-        );
-      },
-    );
-    // Streams never end by themselves: shutting down ends them, and clients reconnect elsewhere.
-    app.addHook('preClose', async () => {
-      for (const end of [...open]) end();
-    });
   };
 }

@@ -6,7 +6,7 @@ import {
   startFakeAnthropicMessages,
 } from '../../test/fakes/anthropic-messages.js';
 import { type FakeChatCompletions, startFakeChatCompletions } from '../../test/fakes/chat-completions.js';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { createToken, startTestServer, type TestServer } from '../../test/harness.js';
 
 const KEY = `sk-canary-${randomBytes(8).toString('hex')}`;
 const ANTHROPIC_KEY = `sk-ant-canary-${randomBytes(8).toString('hex')}`;
@@ -388,5 +388,48 @@ describe('metrics', () => {
     ).toBeGreaterThanOrEqual(21);
     expect(value(/^svc_turn_queue\{status="queued"\} (\d+)/m)).toBe(0);
     expect(value(/^svc_turn_queue\{status="running"\} (\d+)/m)).toBe(0);
+  });
+});
+
+describe('conversations and history', () => {
+  it('lists conversations newest first and their messages oldest first, a page at a time', async () => {
+    await agent('lister');
+    for (const channel of ['a', 'b', 'c']) {
+      for (let i = 0; i < 3; i++) await send('lister', `${channel}${i}`, { channel, wait: 10 });
+    }
+    const first = await server.call('GET', '/api/v1/agents/lister/conversations?limit=2');
+    expect(first.status).toBe(200);
+    expect(first.body.conversations.map((c: any) => c.channel)).toEqual(['c', 'b']);
+    expect(first.body.conversations[0]).toMatchObject({ platform: 'api', thread: null, agentId: 'lister' });
+    const second = await server.call(
+      'GET',
+      `/api/v1/agents/lister/conversations?limit=2&cursor=${first.body.nextCursor}`,
+    );
+    expect(second.body.conversations.map((c: any) => c.channel)).toEqual(['a']);
+    expect(second.body.nextCursor).toBeNull();
+
+    const id = second.body.conversations[0].id;
+    const page1 = await server.call('GET', `/api/v1/agents/lister/conversations/${id}/messages?limit=2`);
+    expect(page1.body.messages.map((m: any) => [m.content, m.reply])).toEqual([
+      ['a0', 'Hello from gpt-4.1-mini'],
+      ['a1', 'Hello from gpt-4.1-mini'],
+    ]);
+    const page2 = await server.call(
+      'GET',
+      `/api/v1/agents/lister/conversations/${id}/messages?limit=2&cursor=${page1.body.nextCursor}`,
+    );
+    expect(page2.body.messages.map((m: any) => m.content)).toEqual(['a2']);
+    expect(page2.body.nextCursor).toBeNull();
+
+    const bad = await server.call('GET', '/api/v1/agents/lister/conversations?cursor=nonsense');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe('/querystring/cursor');
+    // Another org's token sees no such conversation.
+    expect((await server.call('POST', '/api/orgs', { body: { slug: 'elsewhere' } })).status).toBe(201);
+    const foreign = await createToken(server, 'elsewhere', ['messages']);
+    const hidden = await server.call('GET', `/api/v1/agents/lister/conversations/${id}/messages`, {
+      token: foreign.secret,
+    });
+    expect(hidden.status).toBe(404);
   });
 });

@@ -1,0 +1,55 @@
+import type { FastifyRequest } from 'fastify';
+import type { Pool } from 'pg';
+import { iso, isoOrNull } from '../http/common.js';
+import { notFound } from '../http/problem.js';
+import type { OrgRef } from '../http/types.js';
+import type { MessageRow } from './queries.js';
+
+/** The messages API: any token with the `messages` scope, no org in the path. */
+export const MESSAGES_AUTH = { auth: { scope: 'messages' as const, org: false } };
+
+/** The path carries no org: a token speaks for its own org; the admin password for `default`. */
+export async function orgOfMessagesCaller(pool: Pool, request: FastifyRequest): Promise<OrgRef> {
+  const token = request.caller?.token;
+  if (token) return { id: token.orgId, slug: token.orgSlug };
+  const { rows } = await pool.query<{ id: string }>("SELECT id FROM orgs WHERE slug = 'default'");
+  if (!rows[0]) throw notFound('org "default"');
+  return { id: String(rows[0].id), slug: 'default' };
+}
+
+export const toMessage = (row: MessageRow) => ({
+  id: row.id,
+  conversationId: row.conversation_id,
+  agentId: row.agent_id,
+  status: row.status,
+  content: row.content,
+  reply: row.reply,
+  error: row.error,
+  model: row.model,
+  usage: row.usage,
+  attempts: row.attempts,
+  createdAt: iso(row.created_at),
+  startedAt: isoOrNull(row.started_at),
+  firstTokenAt: isoOrNull(row.first_token_at),
+  completedAt: isoOrNull(row.completed_at),
+  updatedAt: iso(row.updated_at),
+});
+
+/**
+ * An opaque position in a list ordered by (time, id): what the next page starts after. The time
+ * is PostgreSQL's own text of it, to the microsecond: a JavaScript Date would round it to the
+ * millisecond and repeat rows on the next page.
+ */
+export const encodeCursor = (at: string, id: string) =>
+  Buffer.from(JSON.stringify([at, id])).toString('base64url');
+
+export function decodeCursor(cursor: string | undefined): [string, string] | null {
+  if (cursor === undefined) return null;
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [unknown, unknown];
+    if (typeof at === 'string' && typeof id === 'string' && /^\d{4}-\d\d-\d\d[ T][\d:.]+[+-]\d\d/.test(at)) {
+      return [at, id];
+    }
+  } catch {}
+  return null;
+}

@@ -1,0 +1,156 @@
+import { conversationSchema, idSchema, messageSchema, pageQuerySchema } from '@svc/core';
+import { z } from 'zod';
+import { iso, isoOrNull, problemResponses } from '../http/common.js';
+import { notFound, ProblemError } from '../http/problem.js';
+import type { App, AppOptions } from '../http/types.js';
+import type { ConversationHub } from '../turns/hub.js';
+import { decodeCursor, encodeCursor, MESSAGES_AUTH, orgOfMessagesCaller, toMessage } from './answers.js';
+import { type ConversationRow, listConversationMessages, listConversations } from './queries.js';
+import { lastEventId, type OpenStreams, streamConversation } from './sse.js';
+
+const tags = ['messages'];
+const agentParams = z.object({ agentId: idSchema.describe('agentId') });
+const conversationParams = agentParams.extend({ conversationId: z.uuid() });
+
+const toConversation = (row: ConversationRow) => ({
+  id: row.id,
+  agentId: row.agent_id,
+  platform: row.platform,
+  channel: row.channel,
+  thread: row.thread === '' ? null : row.thread,
+  createdAt: iso(row.created_at),
+  lastMessageAt: isoOrNull(row.last_message_at),
+});
+
+function cursorOf(raw: string | undefined): [string, string] | null {
+  const cursor = decodeCursor(raw);
+  if (raw !== undefined && cursor === null) {
+    throw new ProblemError(400, 'validation_failed', 'the cursor is not one this API gave out', [
+      { path: '/querystring/cursor', message: "use the previous page's nextCursor" },
+    ]);
+  }
+  return cursor;
+}
+
+/** An agent's conversations, their message history, and their event streams. */
+export function conversationRoutes(options: AppOptions, hub: ConversationHub) {
+  const open: OpenStreams = new Set();
+  return async (app: App) => {
+    app.get(
+      '/api/v1/agents/:agentId/conversations',
+      {
+        config: MESSAGES_AUTH,
+        schema: {
+          tags,
+          operationId: 'listConversations',
+          summary: "The agent's conversations, newest first, a page at a time",
+          params: agentParams,
+          querystring: pageQuerySchema,
+          response: {
+            200: z.object({ conversations: z.array(conversationSchema), nextCursor: z.string().nullable() }),
+            ...problemResponses,
+          },
+        },
+      },
+      async (request) => {
+        const { agentId } = request.params;
+        const org = await orgOfMessagesCaller(options.pool, request);
+        const { limit } = request.query;
+        const rows = await listConversations(
+          options.pool,
+          org.id,
+          agentId,
+          cursorOf(request.query.cursor),
+          limit,
+        );
+        const last = rows.at(-1);
+        return {
+          conversations: rows.map(toConversation),
+          nextCursor: rows.length === limit && last ? encodeCursor(last.cursor_at, last.id) : null,
+        };
+      },
+    );
+
+    app.get(
+      '/api/v1/agents/:agentId/conversations/:conversationId/messages',
+      {
+        config: MESSAGES_AUTH,
+        schema: {
+          tags,
+          operationId: 'listConversationMessages',
+          summary: "A conversation's messages with their replies, oldest first, a page at a time",
+          params: conversationParams,
+          querystring: pageQuerySchema,
+          response: {
+            200: z.object({ messages: z.array(messageSchema), nextCursor: z.string().nullable() }),
+            ...problemResponses,
+          },
+        },
+      },
+      async (request) => {
+        const { agentId, conversationId } = request.params;
+        const org = await orgOfMessagesCaller(options.pool, request);
+        const { limit } = request.query;
+        const rows = await listConversationMessages(
+          options.pool,
+          org.id,
+          agentId,
+          conversationId,
+          cursorOf(request.query.cursor),
+          limit,
+        );
+        if (rows === null) throw notFound(`conversation "${conversationId}"`);
+        const last = rows.at(-1);
+        return {
+          messages: rows.map(toMessage),
+          nextCursor: rows.length === limit && last ? encodeCursor(last.cursor_at, last.id) : null,
+        };
+      },
+    );
+
+    app.get(
+      '/api/v1/agents/:agentId/conversations/:conversationId/events',
+      {
+        config: MESSAGES_AUTH,
+        schema: {
+          tags,
+          operationId: 'streamConversationEvents',
+          summary: "The conversation's events as Server-Sent Events, from any replica",
+          description:
+            "Each event has an `id` (the conversation's sequence number) and JSON `data`: " +
+            '`message.queued`, `message.started` (`attempt`: a new attempt restarts the reply), ' +
+            '`reply.delta` (`text`), `reply.completed`, `reply.failed` (`error`: a problem). ' +
+            'A reconnecting client sends `Last-Event-ID` (or `?after=`) and gets every later event once. ' +
+            'A `: ping` comment comes every 15 s.',
+          params: conversationParams,
+          querystring: z.object({
+            after: z.coerce.number().int().min(0).optional().describe('the last event id the client has'),
+          }),
+          response: { 200: z.string().describe('text/event-stream'), ...problemResponses },
+        },
+      },
+      async (request, reply) => {
+        const { agentId, conversationId } = request.params;
+        const org = await orgOfMessagesCaller(options.pool, request);
+        const { rowCount } = await options.pool.query(
+          'SELECT 1 FROM conversations WHERE id = $1 AND org_id = $2 AND agent_id = $3',
+          [conversationId, org.id, agentId],
+        );
+        if (rowCount === 0) throw notFound(`conversation "${conversationId}"`);
+        const after = lastEventId(request.headers['last-event-id'], request.query.after);
+        streamConversation(
+          reply,
+          { pool: options.pool, hub, open },
+          conversationId,
+          after,
+          options.streamTimings,
+        );
+      },
+    );
+
+    // Streams never end by themselves: shutting down ends them, and clients reconnect elsewhere.
+    app.addHook('preClose', async () => {
+      for (const end of [...open]) end();
+    });
+  };
+}
