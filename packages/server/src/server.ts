@@ -164,6 +164,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
         concurrency: settings.workers ?? DEFAULT_TURN_CONCURRENCY,
         leaseMs: positiveInteger('SVC_TURN_LEASE_MS', env.SVC_TURN_LEASE_MS),
         metrics: createTurnMetrics(registry),
+        egress,
       });
       // Closed before the HTTP app: running turns finish or are handed back while the pool is open.
       cleanups.push(() => workers.close());

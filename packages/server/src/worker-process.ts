@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { migrate } from './db/migrate.js';
+import { deploymentEgressFromEnv } from './egress/deployment.js';
 import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
 import { createSecretResolver } from './secrets/resolve.js';
@@ -58,6 +59,7 @@ export async function startWorker(settings: WorkerSettings): Promise<RunningWork
       log: logger,
       concurrency,
       leaseMs: positiveInteger('SVC_TURN_LEASE_MS', env.SVC_TURN_LEASE_MS),
+      egress: deploymentEgressFromEnv(env),
     });
     (settings.announce ?? ((line) => process.stderr.write(`${line}\n`)))(
       `svc worker running ${concurrency} turns at a time on DATABASE_URL`,

@@ -128,6 +128,7 @@ export async function startTestServer(overrides: TestServerOverrides = {}): Prom
         concurrency: 2,
         pollMs: 200,
         metrics: createTurnMetrics(registry),
+        egress: options.egress,
         ...overrides.workers,
       })
     : null;

@@ -2,14 +2,17 @@ import type { AgentConfig } from '@svc/core';
 import { type ModelMessage, streamText } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Pool } from 'pg';
+import type { DeploymentEgress } from '../egress/deployment.js';
 import { languageModel } from '../llm/model.js';
 import { type Candidate, selectModels } from '../llm/select.js';
 import { SecretMissingError, type SecretResolver } from '../secrets/resolve.js';
+import { type AgentTool, connectMcpTools } from '../tools/mcp.js';
 import { appendEvent } from './events.js';
 import { createOutputGuard, type OutputGuard } from './guardrails.js';
 import type { TurnMetrics } from './metrics.js';
 import { estimateTokens, history, systemPrompt } from './prompt.js';
 import { type ClaimedTurn, completeTurn, failTurn, type TurnProblem, whileLeased } from './queue.js';
+import { type TurnTools, toolsForTurn } from './tools.js';
 
 export interface TurnDeps {
   pool: Pool;
@@ -20,6 +23,8 @@ export interface TurnDeps {
   /** Deltas are stored and sent at most this often, coalesced (default 50 ms). */
   deltaIntervalMs?: number;
   metrics?: TurnMetrics;
+  /** The deployment's egress rules, and the guarded fetch that MCP servers are reached through. */
+  egress: DeploymentEgress & { fetch: typeof fetch };
 }
 
 interface AgentRow {
@@ -80,6 +85,35 @@ export async function runTurn(deps: TurnDeps, turn: ClaimedTurn, signal: AbortSi
     });
   }
 
+  const org = { id: turn.orgId, slug: agent.org_slug };
+  const mcp = await connectMcpTools({
+    org,
+    config: agent.config,
+    secrets: deps.secrets,
+    egress: deps.egress,
+    log: deps.log,
+  });
+  try {
+    return await answer(deps, turn, agent, candidates, mcp.tools, signal, fail, seconds);
+  } finally {
+    if (mcp.problems.length > 0)
+      deps.log.warn({ messageId: turn.id, problems: mcp.problems }, 'tools left out of a turn');
+    await mcp.close();
+  }
+}
+
+/** The turn with its tools ready: each model in order until one answers. */
+async function answer(
+  deps: TurnDeps,
+  turn: ClaimedTurn,
+  agent: AgentRow,
+  candidates: Candidate[],
+  agentTools: AgentTool[],
+  signal: AbortSignal,
+  fail: (problem: TurnProblem) => Promise<void>,
+  seconds: (at?: number) => number,
+): Promise<void> {
+  const pool = deps.pool;
   const system = systemPrompt({ name: agent.name, description: agent.description, config: agent.config });
   const first = candidates[0] as Candidate;
   const budget =
@@ -109,7 +143,13 @@ export async function runTurn(deps: TurnDeps, turn: ClaimedTurn, signal: AbortSi
       continue;
     }
     const guard = createOutputGuard(agent.config.guardrails);
-    const attempt = await streamAttempt(deps, turn, candidate, apiKey, system, messages, guard, signal);
+    const tools = toolsForTurn(agentTools, agent.config);
+    const attempt = await streamAttempt(
+      deps,
+      turn,
+      { candidate, apiKey, system, messages, guard, tools },
+      signal,
+    );
     // Stopped by the worker (lease lost, shutdown): whoever runs the turn next writes its end.
     if (signal.aborted) return;
     if (attempt.ok) {
@@ -135,14 +175,19 @@ export async function runTurn(deps: TurnDeps, turn: ClaimedTurn, signal: AbortSi
   );
 }
 
+interface AttemptInput {
+  candidate: Candidate;
+  apiKey: string | undefined;
+  system: string;
+  messages: ModelMessage[];
+  guard: OutputGuard;
+  tools: TurnTools;
+}
+
 async function streamAttempt(
   deps: TurnDeps,
   turn: ClaimedTurn,
-  candidate: Candidate,
-  apiKey: string | undefined,
-  system: string,
-  messages: ModelMessage[],
-  guard: OutputGuard,
+  { candidate, apiKey, system, messages, guard, tools }: AttemptInput,
   signal: AbortSignal,
 ): Promise<Attempt> {
   const interval = deps.deltaIntervalMs ?? 50;
@@ -166,6 +211,7 @@ async function streamAttempt(
     model: languageModel(candidate, apiKey),
     system,
     messages,
+    ...tools.streamOptions,
     // Failover to the next model is the retry: one model's outage must not hold the turn.
     maxRetries: 0,
     abortSignal: AbortSignal.any([signal, enough.signal]),
@@ -185,6 +231,13 @@ async function streamAttempt(
         enough.abort();
         break;
       }
+    } else if (part.type === 'tool-call' || part.type === 'tool-result' || part.type === 'tool-error') {
+      // A tool ran (or was asked to): the turn has had effects, and no other model may redo it.
+      streamed = true;
+      await flush();
+      await whileLeased(deps.pool, turn, (client) =>
+        appendEvent(client, turn.conversationId, turn.id, ...tools.event(part)),
+      );
     } else if (part.type === 'error') {
       if (enough.signal.aborted) break;
       return { ok: false, streamed, problem: modelProblem(part.error, streamed) };

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { listenToChannels } from '../db/notifications.js';
+import { createEgressClient } from '../egress/client.js';
+import type { DeploymentEgress } from '../egress/deployment.js';
 import { WORK_CHANNEL } from './events.js';
 import {
   type ClaimedTurn,
@@ -15,7 +17,9 @@ import { runTurn, type TurnDeps } from './run.js';
 /** Turns one process runs at once unless told otherwise (`--concurrency`). */
 export const DEFAULT_TURN_CONCURRENCY = 4;
 
-export interface TurnWorkerOptions extends TurnDeps {
+export interface TurnWorkerOptions extends Omit<TurnDeps, 'egress'> {
+  /** SVC_EGRESS_ALLOW and SVC_MCP_COMMANDS: where the agents' tools may be reached and run. */
+  egress: DeploymentEgress;
   /** Turns this process runs at once. */
   concurrency: number;
   /** How long a claim holds without a heartbeat (renewed every third of it). */
@@ -48,6 +52,9 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
   const maxAttempts = options.maxAttempts ?? 3;
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const running = new Map<string, { turn: ClaimedTurn; stop: AbortController; done: Promise<void> }>();
+  // One guarded client per process for the tools' outbound calls (MCP servers that orgs name).
+  const egressClient = createEgressClient({ policy: options.egress.policy });
+  const deps: TurnDeps = { ...options, egress: { ...options.egress, fetch: egressClient.fetch } };
   let closing = false;
   let filling: Promise<void> | null = null;
   let again = false;
@@ -64,7 +71,7 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
           options.log.warn({ err: error, messageId: turn.id }, 'could not renew a turn lease'),
         );
     }, leaseMs / 3);
-    const done = runTurn(options, turn, stop.signal)
+    const done = runTurn(deps, turn, stop.signal)
       .catch((error) => {
         if (error instanceof LeaseLostError || stop.signal.aborted) {
           options.log.info({ messageId: turn.id }, 'stopped a turn this worker no longer holds');

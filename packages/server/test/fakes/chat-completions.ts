@@ -11,13 +11,16 @@ export interface FakeAnswer {
   /** Wait before the first chunk, and between chunks. */
   delayMs?: number;
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Calls these tools instead of answering in text (`finish_reason: "tool_calls"`). */
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
 }
 
 export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   body: {
     model: string;
-    messages: { role: string; content: unknown }[];
+    messages: { role: string; content: unknown; tool_call_id?: string }[];
+    tools?: { type: string; function: { name: string } }[];
     temperature?: number;
     max_tokens?: number;
     stream?: boolean;
@@ -73,6 +76,22 @@ export async function startFakeChatCompletions(): Promise<FakeChatCompletions> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const pause = () => new Promise((resolve) => setTimeout(resolve, answer.delayMs ?? 0));
     res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
+    if (answer.toolCalls) {
+      for (const [index, call] of answer.toolCalls.entries()) {
+        const start = {
+          index,
+          id: `call_${fake.requests.length}_${index}`,
+          type: 'function',
+          function: { name: call.name, arguments: '' },
+        };
+        res.write(chunk([{ index: 0, delta: { tool_calls: [start] }, finish_reason: null }]));
+        const args = { index, function: { arguments: JSON.stringify(call.arguments) } };
+        res.write(chunk([{ index: 0, delta: { tool_calls: [args] }, finish_reason: null }]));
+      }
+      res.write(chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]));
+      res.end('data: [DONE]\n\n');
+      return;
+    }
     const text = answer.text ?? '';
     for (const piece of answer.chunks ?? text.split(/(?<= )/)) {
       await pause();

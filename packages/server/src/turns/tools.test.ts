@@ -1,0 +1,145 @@
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  type FakeChatCompletions,
+  type RecordedRequest,
+  startFakeChatCompletions,
+} from '../../test/fakes/chat-completions.js';
+import { type FakeMcpHttp, startFakeMcpHttp } from '../../test/fakes/mcp-http.js';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+
+const stdioServer = fileURLToPath(new URL('../../test/fakes/mcp-stdio-server.mjs', import.meta.url));
+let fake: FakeChatCompletions;
+let mcp: FakeMcpHttp;
+let server: TestServer;
+
+const offered = (request: RecordedRequest | undefined) =>
+  (request?.body.tools ?? []).map((t) => t.function.name).sort();
+const lastMessage = (request: RecordedRequest) => request.body.messages.at(-1);
+
+beforeAll(async () => {
+  fake = await startFakeChatCompletions();
+  mcp = await startFakeMcpHttp();
+  server = await startTestServer({
+    secretEnv: { SVC_PROVIDER_OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-tools' },
+    mcpCommands: 'node',
+    workers: {},
+  });
+  for (const [name, value] of [
+    ['MCP_TOKEN', 'mcp-secret-value'],
+    ['STDIO_TOKEN', 'stdio-secret-value'],
+  ]) {
+    expect((await server.call('PUT', `/api/default/secrets/${name}`, { body: { value } })).status).toBe(201);
+  }
+});
+
+async function agentWithTools(agentId: string, config: Record<string, unknown>) {
+  await server.call('POST', '/api/default/agents', {
+    body: { agentId, name: agentId, providers: [{ key: 'openai', secret_ref: '$OPENAI_API_KEY' }] },
+  });
+  const res = await server.call('PATCH', `/api/default/agents/${agentId}/config`, { body: config });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+const kit = () => ({ kit: { url: mcp.url, headers: { authorization: 'Bearer ${MCP_TOKEN}' } } });
+
+const send = (agentId: string, content: string) =>
+  server.call('POST', `/api/v1/agents/${agentId}/messages`, {
+    body: { platform: 'api', content },
+    headers: { prefer: 'wait=15' },
+  });
+
+async function eventsOf(messageId: string) {
+  const { rows } = await server.pool.query<{ type: string; data: any }>(
+    'SELECT type, data FROM conversation_events WHERE message_id = $1 ORDER BY seq',
+    [messageId],
+  );
+  return rows;
+}
+
+describe('MCP tools over streamable HTTP', () => {
+  it('are offered to the model, called with the org secret in their headers, and streamed as events', async () => {
+    await agentWithTools('calculator', { mcpServers: kit() });
+    fake.answer = (request) =>
+      lastMessage(request)?.role === 'tool'
+        ? { text: `The sum is ${String(lastMessage(request)?.content)}` }
+        : { toolCalls: [{ name: 'kit__add', arguments: { a: 2, b: 3 } }] };
+    try {
+      const before = fake.requests.length;
+      const res = await send('calculator', 'What is 2 + 3?');
+      expect(res.body).toMatchObject({ status: 'completed', reply: expect.stringContaining('The sum is') });
+      expect(res.body.reply).toContain('5');
+      // Read-only tools are offered; the destructive one is not (approvals come later).
+      expect(offered(fake.requests[before])).toEqual(['kit__add', 'kit__lookup']);
+      const call = mcp.calls.at(-1);
+      expect(call).toMatchObject({ tool: 'add', input: { a: 2, b: 3 } });
+      expect(call?.headers.authorization).toBe('Bearer mcp-secret-value');
+      const events = await eventsOf(res.body.id);
+      const toolEvents = events.filter((e) => e.type.startsWith('tool.'));
+      expect(toolEvents).toEqual([
+        { type: 'tool.call', data: expect.objectContaining({ tool: 'kit.add', input: { a: 2, b: 3 } }) },
+        { type: 'tool.result', data: expect.objectContaining({ tool: 'kit.add' }) },
+      ]);
+      expect(JSON.stringify(events)).not.toContain('mcp-secret-value');
+    } finally {
+      fake.answer = (request) => ({ text: `Hello from ${request.body.model}` });
+    }
+  });
+
+  it('follow toolsConfig allowed and denied, and preApprovedTools lets a destructive one in', async () => {
+    await agentWithTools('picky', {
+      mcpServers: kit(),
+      toolsConfig: { allowed: ['kit.*'], denied: ['kit.lookup'] },
+      preApprovedTools: ['kit.wipe'],
+    });
+    const before = fake.requests.length;
+    await send('picky', 'hello');
+    expect(offered(fake.requests[before])).toEqual(['kit__add', 'kit__wipe']);
+  });
+
+  it('stop a tool loop at maxCallsPerTurn: the model is then asked to answer without tools', async () => {
+    await agentWithTools('looper', { mcpServers: kit(), toolsConfig: { maxCallsPerTurn: 2 } });
+    fake.answer = (request) =>
+      (request.body.tools ?? []).length > 0
+        ? { toolCalls: [{ name: 'kit__lookup', arguments: { word: `w${fake.requests.length}` } }] }
+        : { text: 'giving up on lookups' };
+    try {
+      const calls = mcp.calls.length;
+      const res = await send('looper', 'look everything up');
+      expect(res.body).toMatchObject({ status: 'completed', reply: 'giving up on lookups' });
+      expect(mcp.calls.length - calls).toBe(2);
+    } finally {
+      fake.answer = (request) => ({ text: `Hello from ${request.body.model}` });
+    }
+  });
+
+  it("are not reached outside the agent's networkConfig", async () => {
+    await agentWithTools('fenced', { mcpServers: kit(), networkConfig: { allowedDomains: ['example.com'] } });
+    const before = fake.requests.length;
+    expect((await send('fenced', 'hello')).body.status).toBe('completed');
+    expect(offered(fake.requests[before])).toEqual([]);
+  });
+});
+
+describe('MCP tools over stdio', () => {
+  it('run the command with the env secrets resolved, and none of the server environment', async () => {
+    process.env.SVC_PROBE_SECRET = 'must-not-reach-the-tool';
+    await agentWithTools('local', {
+      mcpServers: { local: { command: 'node', args: [stdioServer], env: { TOOL_TOKEN: '${STDIO_TOKEN}' } } },
+    });
+    fake.answer = (request) =>
+      lastMessage(request)?.role === 'tool'
+        ? { text: String(lastMessage(request)?.content) }
+        : { toolCalls: [{ name: 'local__whoami', arguments: {} }] };
+    try {
+      const res = await send('local', 'who are you?');
+      expect(res.body.status).toBe('completed');
+      expect(res.body.reply).toContain('stdio-secret-value');
+      // The tool's JSON, inside the text the fake model echoed: no SVC_* variable reached it.
+      expect(res.body.reply).toMatch(/leaked\\*":\[\]/);
+    } finally {
+      delete process.env.SVC_PROBE_SECRET;
+      fake.answer = (request) => ({ text: `Hello from ${request.body.model}` });
+    }
+  });
+});

@@ -1,0 +1,83 @@
+import type { AgentConfig, ConversationEventType } from '@svc/core';
+import type { StepResult, Tool, ToolSet } from 'ai';
+import type { AgentTool } from '../tools/mcp.js';
+import { DEFAULT_MAX_CALLS_PER_TURN, preApproved } from '../tools/policy.js';
+
+/** The longest tool output an event carries; the model gets it whole. */
+const EVENT_OUTPUT_MAX_CHARS = 8192;
+
+export interface TurnTools {
+  /** What `streamText` gets: the tools, and the bound on how many calls a turn makes. */
+  streamOptions: {
+    tools?: ToolSet;
+    stopWhen?: (options: { steps: StepResult<ToolSet>[] }) => boolean;
+    prepareStep?: (options: { steps: StepResult<ToolSet>[] }) => { activeTools: string[] } | undefined;
+  };
+  /** The conversation event of a tool part of the stream, with the tool's name as users write it. */
+  event(part: {
+    type: 'tool-call' | 'tool-result' | 'tool-error';
+    toolCallId: string;
+    toolName: string;
+    input?: unknown;
+    output?: unknown;
+    error?: unknown;
+  }): [ConversationEventType, Record<string, unknown>];
+}
+
+const callsIn = (steps: StepResult<ToolSet>[]) => steps.reduce((n, step) => n + step.toolCalls.length, 0);
+
+function clipped(value: unknown): unknown {
+  const text = JSON.stringify(value) ?? 'null';
+  return text.length <= EVENT_OUTPUT_MAX_CHARS ? value : `${text.slice(0, EVENT_OUTPUT_MAX_CHARS)}…`;
+}
+
+/**
+ * The tools one attempt of a turn may call. `toolsConfig.maxCallsPerTurn` (default 10) bounds the
+ * calls: once reached, the model is given no tools for its next step, so it must answer in text,
+ * and a call beyond the bound in one step is refused without running. A tool that needs approval
+ * (destructive and not in `preApprovedTools`) is left out: approvals are not built yet, and such a
+ * tool must never run unasked.
+ */
+export function toolsForTurn(agentTools: AgentTool[], config: Partial<AgentConfig>): TurnTools {
+  const max = config.toolsConfig?.maxCallsPerTurn ?? DEFAULT_MAX_CALLS_PER_TURN;
+  const usable = agentTools.filter((t) => !t.needsApproval || preApproved(t.name, config.preApprovedTools));
+  const names = new Map(usable.map((t) => [t.modelName, t.name]));
+  let calls = 0;
+  const tools: ToolSet = Object.fromEntries(
+    usable.map((t) => {
+      const execute = t.tool.execute;
+      const bounded: Tool = {
+        ...t.tool,
+        execute: async (input, options) => {
+          if (++calls > max)
+            return { error: `this turn may call at most ${max} tools; answer with what you have` };
+          return execute?.(input, options);
+        },
+      };
+      return [t.modelName, bounded];
+    }),
+  );
+  return {
+    streamOptions:
+      usable.length === 0
+        ? {}
+        : {
+            tools,
+            // A hard bound on model calls as well: the bound on tool calls plus the answer.
+            stopWhen: ({ steps }) => steps.length >= max + 2,
+            prepareStep: ({ steps }) => (callsIn(steps) >= max ? { activeTools: [] } : undefined),
+          },
+    event(part) {
+      const tool = names.get(part.toolName) ?? part.toolName;
+      if (part.type === 'tool-call')
+        return ['tool.call', { toolCallId: part.toolCallId, tool, input: part.input }];
+      if (part.type === 'tool-error') {
+        return [
+          'tool.result',
+          { toolCallId: part.toolCallId, tool, error: String((part.error as Error)?.message ?? part.error) },
+        ];
+      }
+      return ['tool.result', { toolCallId: part.toolCallId, tool, output: clipped(part.output) }];
+    },
+  };
+}
