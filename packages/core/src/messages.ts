@@ -116,3 +116,22 @@ export const pageQuerySchema = z.object({
   cursor: z.string().max(500).optional().describe('the `nextCursor` of the previous page'),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
+
+/** The body of `POST /api/v1/agents/{agentId}/approvals/{approvalId}`. */
+export const approvalDecisionSchema = z.strictObject({
+  decision: z.enum(['approve', 'reject']),
+  reason: z.string().max(2000).optional().describe('told to the model with a rejection'),
+});
+
+export const approvalSchema = z.object({
+  id: z.uuid(),
+  messageId: z.uuid(),
+  toolCallId: z.string(),
+  tool: z.string(),
+  input: z.unknown(),
+  status: z.enum(['pending', 'approved', 'rejected', 'expired']),
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  decidedAt: z.string().nullable(),
+});

@@ -13,6 +13,7 @@ import { ensureOrg } from './orgs/routes.js';
 import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
 import { createSecretResolver } from './secrets/resolve.js';
+import { parseApprovalTtl } from './turns/approvals.js';
 import { createTurnMetrics } from './turns/metrics.js';
 import { DEFAULT_TURN_CONCURRENCY, startTurnWorkers } from './turns/worker.js';
 
@@ -164,6 +165,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
         concurrency: settings.workers ?? DEFAULT_TURN_CONCURRENCY,
         leaseMs: positiveInteger('SVC_TURN_LEASE_MS', env.SVC_TURN_LEASE_MS),
         metrics: createTurnMetrics(registry),
+        approvalTtlMs: parseApprovalTtl(env.SVC_APPROVAL_TTL),
         egress,
       });
       // Closed before the HTTP app: running turns finish or are handed back while the pool is open.

@@ -8,6 +8,7 @@ import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
 import { createSecretResolver } from './secrets/resolve.js';
 import { positiveInteger } from './server.js';
+import { parseApprovalTtl } from './turns/approvals.js';
 import { DEFAULT_TURN_CONCURRENCY, startTurnWorkers } from './turns/worker.js';
 
 export interface WorkerSettings {
@@ -59,6 +60,7 @@ export async function startWorker(settings: WorkerSettings): Promise<RunningWork
       log: logger,
       concurrency,
       leaseMs: positiveInteger('SVC_TURN_LEASE_MS', env.SVC_TURN_LEASE_MS),
+      approvalTtlMs: parseApprovalTtl(env.SVC_APPROVAL_TTL),
       egress: deploymentEgressFromEnv(env),
     });
     (settings.announce ?? ((line) => process.stderr.write(`${line}\n`)))(

@@ -79,7 +79,9 @@ export interface TestServerOverrides {
   mcpCommands?: string;
   authFailuresPerMinute?: number;
   /** Runs agent-turn workers in the test server's process (`svc server` does by default). */
-  workers?: Partial<Pick<TurnWorkerOptions, 'concurrency' | 'leaseMs' | 'maxAttempts' | 'pollMs' | 'reapMs'>>;
+  workers?: Partial<
+    Pick<TurnWorkerOptions, 'concurrency' | 'leaseMs' | 'maxAttempts' | 'pollMs' | 'reapMs' | 'approvalTtlMs'>
+  >;
   streamTimings?: StreamTimings;
 }
 

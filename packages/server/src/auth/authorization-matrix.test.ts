@@ -155,6 +155,8 @@ function paramValue(name: string): string {
       return fixtures.messageId;
     case 'conversationId':
       return fixtures.conversationId;
+    case 'approvalId':
+      return '00000000-0000-4000-8000-000000000000'; // authentication runs first: any id tests the guard
     case 'name':
       return 'MATRIX_SECRET'; // PUT stores it; a repeat is "unchanged"
     default:
@@ -176,6 +178,17 @@ const freshTargets: Record<string, () => Promise<string>> = {
     return agentId;
   },
   tokenId: async () => (await createToken(server, ORG, ['read'])).id,
+  // A pending approval of the fixture message, as a paused turn would leave it.
+  approvalId: async () => {
+    const { rows } = await server.pool.query<{ id: string }>(
+      `INSERT INTO approvals (message_id, conversation_id, org_id, agent_id, sdk_approval_id, tool_call_id, tool, input, expires_at)
+       SELECT m.id, m.conversation_id, m.org_id, m.agent_id, 'sdk', $2, 'kit.wipe', '{}', now() + interval '1 hour'
+         FROM messages m WHERE m.id = $1
+       RETURNING id`,
+      [fixtures.messageId, randomBytes(4).toString('hex')],
+    );
+    return rows[0]?.id as string;
+  },
   name: async () => {
     const name = `DOOMED_${randomBytes(4).toString('hex').toUpperCase()}`;
     const res = await server.call('PUT', `/api/${ORG}/secrets/${name}`, { body: { value: 'doomed' } });
@@ -196,7 +209,9 @@ const freshTargets: Record<string, () => Promise<string>> = {
 
 async function pathOf(route: RegisteredRoute, fresh: boolean): Promise<string> {
   const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
-  const target = route.method === 'DELETE' && fresh ? names.at(-1) : undefined;
+  // A DELETE consumes what it names, and an approval is decided once: each gets a fresh target.
+  const target =
+    (route.method === 'DELETE' || route.url.includes('/approvals/')) && fresh ? names.at(-1) : undefined;
   let path = route.url;
   for (const name of names) {
     const fresher = name === target ? freshTargets[name] : undefined;
@@ -214,6 +229,7 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /api/:org/agents/:id/platforms/by-stable-id/:stableId': () => ({ type: 'team_chat', config: {} }),
   'POST /api/:org/operations/manage_entity_schema': () => ({ action: 'list' }),
   'PUT /api/:org/secrets/:name': () => ({ value: 'matrix-value' }),
+  'POST /api/v1/agents/:agentId/approvals/:approvalId': () => ({ decision: 'approve' }),
   'POST /api/v1/agents/:agentId/messages': () => ({ platform: 'api', content: 'hello' }),
 };
 

@@ -6,6 +6,7 @@ import { registerAuthentication } from '../auth/authenticate.js';
 import { tokenRoutes } from '../auth/routes.js';
 import { createTokenLookup } from '../auth/token-lookup.js';
 import { memoryRoutes } from '../memory/routes.js';
+import { approvalRoutes } from '../messaging/approvals.js';
 import { conversationRoutes } from '../messaging/conversations.js';
 import { messagingRoutes } from '../messaging/routes.js';
 import { registerMetrics } from '../ops/metrics.js';
@@ -142,6 +143,7 @@ export async function buildApp(
       await typed.register(memoryRoutes(options));
       await typed.register(messagingRoutes(options, hub));
       await typed.register(conversationRoutes(options, hub));
+      await typed.register(approvalRoutes(options));
       await registerDocs(typed, options);
     },
     { prefix: options.basePath },

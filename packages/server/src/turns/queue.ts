@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import type { TurnState } from './approvals.js';
 import { appendEvent, WORK_CHANNEL } from './events.js';
 
 /** A message a worker holds: `leaseToken` fences every write it makes. */
@@ -10,6 +11,8 @@ export interface ClaimedTurn {
   content: string;
   leaseToken: number;
   attempts: number;
+  /** Where a turn paused for approvals stopped; null for a new turn. */
+  state: TurnState | null;
 }
 
 export interface TurnProblem {
@@ -33,6 +36,7 @@ export async function claimTurn(pool: Pool, workerId: string, leaseMs: number): 
       content: string;
       lease_token: string;
       attempts: number;
+      turn_state: TurnState | null;
     }>(
       `WITH candidate AS (
          SELECT m.id FROM messages m
@@ -51,7 +55,7 @@ export async function claimTurn(pool: Pool, workerId: string, leaseMs: number): 
               started_at = coalesce(m.started_at, now()), updated_at = now()
          FROM candidate c
         WHERE m.id = c.id
-       RETURNING m.id, m.conversation_id, m.org_id, m.agent_id, m.content, m.lease_token, m.attempts`,
+       RETURNING m.id, m.conversation_id, m.org_id, m.agent_id, m.content, m.lease_token, m.attempts, m.turn_state`,
       [workerId, leaseMs],
     );
     const row = rows[0];
@@ -64,6 +68,7 @@ export async function claimTurn(pool: Pool, workerId: string, leaseMs: number): 
       content: row.content,
       leaseToken: Number(row.lease_token),
       attempts: row.attempts,
+      state: row.turn_state,
     };
   } catch (error) {
     // Another worker started this conversation's turn between our snapshot and our write.
@@ -127,7 +132,7 @@ export async function completeTurn(
 ): Promise<void> {
   await whileLeased(pool, turn, async (client) => {
     const { rows } = await client.query<{ completed_at: Date }>(
-      `UPDATE messages SET status = 'completed', reply = $2, model = $3, usage = $4, error = NULL,
+      `UPDATE messages SET status = 'completed', reply = $2, model = $3, usage = $4, error = NULL, turn_state = NULL,
               first_token_at = $5, completed_at = now(), updated_at = now(), lease_expires_at = NULL
         WHERE id = $1 RETURNING completed_at`,
       [turn.id, answer.reply, answer.model, JSON.stringify(answer.usage), answer.firstTokenAt],
@@ -156,7 +161,7 @@ export async function completeTurn(
 export async function failTurn(pool: Pool, turn: ClaimedTurn, problem: TurnProblem): Promise<void> {
   await whileLeased(pool, turn, async (client) => {
     await client.query(
-      `UPDATE messages SET status = 'failed', error = $2, completed_at = now(), updated_at = now(),
+      `UPDATE messages SET status = 'failed', error = $2, turn_state = NULL, completed_at = now(), updated_at = now(),
               lease_expires_at = NULL
         WHERE id = $1`,
       [turn.id, JSON.stringify(problem)],

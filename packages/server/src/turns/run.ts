@@ -7,6 +7,7 @@ import { languageModel } from '../llm/model.js';
 import { type Candidate, selectModels } from '../llm/select.js';
 import { SecretMissingError, type SecretResolver } from '../secrets/resolve.js';
 import { type AgentTool, connectMcpTools } from '../tools/mcp.js';
+import { type ApprovalRequest, type Decision, decisionsOf, pauseTurn } from './approvals.js';
 import { appendEvent } from './events.js';
 import { createOutputGuard, type OutputGuard } from './guardrails.js';
 import type { TurnMetrics } from './metrics.js';
@@ -23,6 +24,8 @@ export interface TurnDeps {
   /** Deltas are stored and sent at most this often, coalesced (default 50 ms). */
   deltaIntervalMs?: number;
   metrics?: TurnMetrics;
+  /** How long a call waits for a decision before it counts as rejected (SVC_APPROVAL_TTL). */
+  approvalTtlMs?: number;
   /** The deployment's egress rules, and the guarded fetch that MCP servers are reached through. */
   egress: DeploymentEgress & { fetch: typeof fetch };
 }
@@ -36,10 +39,25 @@ interface AgentRow {
 }
 
 const OUTPUT_RESERVE_TOKENS = 4096;
+const DEFAULT_APPROVAL_TTL_MS = 24 * 3_600_000;
+
+/** The decisions on a paused turn's calls, as the message that answers the model's requests. */
+function approvalAnswers(decisions: Decision[]): ModelMessage {
+  return {
+    role: 'tool',
+    content: decisions.map((d) => ({
+      type: 'tool-approval-response' as const,
+      approvalId: d.sdkApprovalId,
+      approved: d.status === 'approved',
+      ...(d.status === 'approved' ? {} : { reason: d.reason ?? `the call was ${d.status}` }),
+    })),
+  };
+}
 
 /** What one model did: its reply, or why it gave none before streaming any text. */
 type Attempt =
   | { ok: true; reply: string; usage: Record<string, number | null>; firstTokenAt: Date | null }
+  | { ok: 'paused'; requests: ApprovalRequest[]; responseMessages: ModelMessage[]; text: string }
   | { ok: false; problem: TurnProblem; streamed: boolean };
 
 /**
@@ -121,14 +139,28 @@ async function answer(
     (first.maxOutputTokens ?? OUTPUT_RESERVE_TOKENS) -
     estimateTokens(system) -
     estimateTokens(turn.content);
-  const messages = [
-    ...(await history(pool, turn.conversationId, Math.max(0, budget))),
-    { role: 'user' as const, content: turn.content },
-  ];
+  // A turn resumed after its approvals goes on where its model stopped, with the decisions as the
+  // answer to its calls, and with that model only: its calls may have had effects already.
+  const state = turn.state;
+  const messages: ModelMessage[] = state
+    ? [...state.messages, approvalAnswers(await decisionsOf(pool, turn.id))]
+    : [
+        ...(await history(pool, turn.conversationId, Math.max(0, budget))),
+        { role: 'user' as const, content: turn.content },
+      ];
+  const tried = state
+    ? candidates.filter((c) => `${c.provider}/${c.model}` === state.model).slice(0, 1)
+    : candidates;
+  if (tried.length === 0) {
+    return fail({
+      code: 'model_unavailable',
+      detail: `the model that asked for approval (${state?.model}) is no longer among the agent's models`,
+    });
+  }
 
   const failures: string[] = [];
   let missingSecrets = 0;
-  for (const candidate of candidates) {
+  for (const candidate of tried) {
     if (signal.aborted) return;
     const name = `${candidate.provider}/${candidate.model}`;
     let apiKey: string | undefined;
@@ -152,8 +184,22 @@ async function answer(
     );
     // Stopped by the worker (lease lost, shutdown): whoever runs the turn next writes its end.
     if (signal.aborted) return;
+    if (attempt.ok === 'paused') {
+      await pauseTurn(
+        pool,
+        turn,
+        {
+          model: name,
+          messages: [...messages, ...attempt.responseMessages],
+          text: (state?.text ?? '') + attempt.text,
+        },
+        attempt.requests,
+        deps.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
+      );
+      return;
+    }
     if (attempt.ok) {
-      await completeTurn(pool, turn, { ...attempt, model: name });
+      await completeTurn(pool, turn, { ...attempt, reply: (state?.text ?? '') + attempt.reply, model: name });
       deps.metrics?.ended('completed', seconds(), {
         model: name,
         usage: attempt.usage,
@@ -166,7 +212,7 @@ async function answer(
   }
   if (signal.aborted) return;
   return fail(
-    missingSecrets === candidates.length
+    missingSecrets === tried.length
       ? { code: 'secret_missing', detail: failures.join('; ') }
       : {
           code: 'model_unavailable',
@@ -191,8 +237,10 @@ async function streamAttempt(
   signal: AbortSignal,
 ): Promise<Attempt> {
   const interval = deps.deltaIntervalMs ?? 50;
-  let streamed = false;
+  // A turn resumed after approvals has had effects: no other model may take it over.
+  let streamed = turn.state !== null;
   let pending = '';
+  const requests: ApprovalRequest[] = [];
   let lastFlush = 0;
   let firstTokenAt: Date | null = null;
   let usage: Record<string, number | null> = { inputTokens: null, outputTokens: null, totalTokens: null };
@@ -231,6 +279,14 @@ async function streamAttempt(
         enough.abort();
         break;
       }
+    } else if (part.type === 'tool-approval-request') {
+      streamed = true;
+      requests.push({
+        sdkApprovalId: part.approvalId,
+        toolCallId: part.toolCall.toolCallId,
+        tool: tools.nameOf(part.toolCall.toolName),
+        input: part.toolCall.input,
+      });
     } else if (part.type === 'tool-call' || part.type === 'tool-result' || part.type === 'tool-error') {
       // A tool ran (or was asked to): the turn has had effects, and no other model may redo it.
       streamed = true;
@@ -253,6 +309,9 @@ async function streamAttempt(
   if ('withheld' in end) return { ok: false, streamed: true, problem: end.withheld };
   pending += end.rest;
   await flush();
+  if (requests.length > 0) {
+    return { ok: 'paused', requests, responseMessages: (await result.response).messages, text: end.reply };
+  }
   return { ok: true, reply: end.reply, usage, firstTokenAt };
 }
 

@@ -69,8 +69,8 @@ describe('MCP tools over streamable HTTP', () => {
       const res = await send('calculator', 'What is 2 + 3?');
       expect(res.body).toMatchObject({ status: 'completed', reply: expect.stringContaining('The sum is') });
       expect(res.body.reply).toContain('5');
-      // Read-only tools are offered; the destructive one is not (approvals come later).
-      expect(offered(fake.requests[before])).toEqual(['kit__add', 'kit__lookup']);
+      // Every tool is offered; the destructive one pauses the turn when called (below).
+      expect(offered(fake.requests[before])).toEqual(['kit__add', 'kit__lookup', 'kit__wipe']);
       const call = mcp.calls.at(-1);
       expect(call).toMatchObject({ tool: 'add', input: { a: 2, b: 3 } });
       expect(call?.headers.authorization).toBe('Bearer mcp-secret-value');
@@ -86,7 +86,7 @@ describe('MCP tools over streamable HTTP', () => {
     }
   });
 
-  it('follow toolsConfig allowed and denied, and preApprovedTools lets a destructive one in', async () => {
+  it('follow toolsConfig allowed and denied', async () => {
     await agentWithTools('picky', {
       mcpServers: kit(),
       toolsConfig: { allowed: ['kit.*'], denied: ['kit.lookup'] },

@@ -13,6 +13,8 @@ export interface TurnTools {
     stopWhen?: (options: { steps: StepResult<ToolSet>[] }) => boolean;
     prepareStep?: (options: { steps: StepResult<ToolSet>[] }) => { activeTools: string[] } | undefined;
   };
+  /** A tool's name as users write it (`server.tool`), from the name the model called. */
+  nameOf(modelName: string): string;
   /** The conversation event of a tool part of the stream, with the tool's name as users write it. */
   event(part: {
     type: 'tool-call' | 'tool-result' | 'tool-error';
@@ -35,12 +37,11 @@ function clipped(value: unknown): unknown {
  * The tools one attempt of a turn may call. `toolsConfig.maxCallsPerTurn` (default 10) bounds the
  * calls: once reached, the model is given no tools for its next step, so it must answer in text,
  * and a call beyond the bound in one step is refused without running. A tool that needs approval
- * (destructive and not in `preApprovedTools`) is left out: approvals are not built yet, and such a
- * tool must never run unasked.
+ * (destructive and not in `preApprovedTools`) pauses the turn when called (approvals.ts).
  */
 export function toolsForTurn(agentTools: AgentTool[], config: Partial<AgentConfig>): TurnTools {
   const max = config.toolsConfig?.maxCallsPerTurn ?? DEFAULT_MAX_CALLS_PER_TURN;
-  const usable = agentTools.filter((t) => !t.needsApproval || preApproved(t.name, config.preApprovedTools));
+  const usable = agentTools;
   const names = new Map(usable.map((t) => [t.modelName, t.name]));
   let calls = 0;
   const tools: ToolSet = Object.fromEntries(
@@ -48,6 +49,8 @@ export function toolsForTurn(agentTools: AgentTool[], config: Partial<AgentConfi
       const execute = t.tool.execute;
       const bounded: Tool = {
         ...t.tool,
+        // The SDK stops the step and asks; the turn pauses until a person decides (approvals.ts).
+        needsApproval: t.needsApproval && !preApproved(t.name, config.preApprovedTools),
         execute: async (input, options) => {
           if (++calls > max)
             return { error: `this turn may call at most ${max} tools; answer with what you have` };
@@ -67,6 +70,7 @@ export function toolsForTurn(agentTools: AgentTool[], config: Partial<AgentConfi
             stopWhen: ({ steps }) => steps.length >= max + 2,
             prepareStep: ({ steps }) => (callsIn(steps) >= max ? { activeTools: [] } : undefined),
           },
+    nameOf: (modelName) => names.get(modelName) ?? modelName,
     event(part) {
       const tool = names.get(part.toolName) ?? part.toolName;
       if (part.type === 'tool-call')

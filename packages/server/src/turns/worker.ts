@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { listenToChannels } from '../db/notifications.js';
 import { createEgressClient } from '../egress/client.js';
 import type { DeploymentEgress } from '../egress/deployment.js';
+import { expireApprovals } from './approvals.js';
 import { WORK_CHANNEL } from './events.js';
 import {
   type ClaimedTurn,
@@ -125,6 +126,9 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
   // Replicas reap at different moments, so that one lapsed lease is not raced for by all of them.
   const reapEvery = (options.reapMs ?? Math.min(5000, leaseMs / 2)) * (0.75 + Math.random() / 2);
   const reaper = setInterval(() => {
+    expireApprovals(options.pool).catch((error) =>
+      options.log.warn({ err: error }, 'could not expire undecided approvals'),
+    );
     reapLapsedTurns(options.pool, maxAttempts)
       .then(({ requeued, failed }) => {
         if (failed > 0) options.metrics?.abandoned(failed);

@@ -13,7 +13,7 @@ export interface FakeMcpHttp {
 
 /**
  * A real MCP server over streamable HTTP (the MCP SDK's own server), stateless, on 127.0.0.1:
- * `add` (read-only), `lookup` (read-only) and `wipe` (destructive).
+ * `add` (read-only), `lookup` (read-only) and `wipe` (destructive: it needs an approval).
  */
 export async function startFakeMcpHttp(): Promise<FakeMcpHttp> {
   const fake: FakeMcpHttp = { url: '', calls: [] };
@@ -46,10 +46,14 @@ export async function startFakeMcpHttp(): Promise<FakeMcpHttp> {
     );
     server.registerTool(
       'wipe',
-      { description: 'Deletes everything', inputSchema: {}, annotations: { destructiveHint: true } },
-      async () => {
-        record('wipe', {});
-        return { content: [{ type: 'text', text: 'wiped' }] };
+      {
+        description: 'Deletes a target for good',
+        inputSchema: { target: z.string() },
+        annotations: { destructiveHint: true },
+      },
+      async ({ target }) => {
+        record('wipe', { target });
+        return { content: [{ type: 'text', text: `wiped ${target}` }] };
       },
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });

@@ -1,0 +1,201 @@
+import type { ModelMessage } from 'ai';
+import type { Pool, PoolClient } from 'pg';
+import { appendEvent, WORK_CHANNEL } from './events.js';
+import { type ClaimedTurn, whileLeased } from './queue.js';
+
+/** What a paused turn keeps, to go on from where the model stopped. */
+export interface TurnState {
+  /** "provider/model" that asked: the resumed turn goes on with it. */
+  model: string;
+  /** The model's messages of this turn, history and message included, up to the pause. */
+  messages: ModelMessage[];
+  /** Reply text streamed before the pause. */
+  text: string;
+}
+
+export interface ApprovalRequest {
+  sdkApprovalId: string;
+  toolCallId: string;
+  tool: string;
+  input: unknown;
+}
+
+export interface Decision {
+  sdkApprovalId: string;
+  status: 'approved' | 'rejected' | 'expired';
+  reason: string | null;
+}
+
+/** `SVC_APPROVAL_TTL`: `24h`, `30m`, `90s`; an undecided call is rejected after it. */
+export function parseApprovalTtl(raw: string | undefined): number {
+  const text = (raw ?? '24h').trim();
+  const match = /^(\d+)\s*(s|m|h|d)$/.exec(text);
+  if (!match || Number(match[1]) === 0) {
+    throw new Error(`SVC_APPROVAL_TTL "${text}" must be a duration such as 24h, 30m or 90s`);
+  }
+  return Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's'];
+}
+
+/**
+ * Pauses a turn whose model asked for calls that need a decision: one approval per call, the turn
+ * state kept on the message, the message `awaiting_approval` (so later messages of the
+ * conversation wait behind it), and an `approval.requested` event per call.
+ */
+export async function pauseTurn(
+  pool: Pool,
+  turn: ClaimedTurn,
+  state: TurnState,
+  requests: ApprovalRequest[],
+  ttlMs: number,
+): Promise<void> {
+  await whileLeased(pool, turn, async (client) => {
+    await client.query(
+      `UPDATE messages SET status = 'awaiting_approval', turn_state = $2, lease_expires_at = NULL,
+              claimed_by = NULL, updated_at = now()
+        WHERE id = $1`,
+      [turn.id, JSON.stringify(state)],
+    );
+    for (const request of requests) {
+      const { rows } = await client.query<{ id: string; expires_at: Date }>(
+        `INSERT INTO approvals (message_id, conversation_id, org_id, agent_id, sdk_approval_id, tool_call_id, tool, input, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(secs => $9 / 1000.0))
+         RETURNING id, expires_at`,
+        [
+          turn.id,
+          turn.conversationId,
+          turn.orgId,
+          turn.agentId,
+          request.sdkApprovalId,
+          request.toolCallId,
+          request.tool,
+          JSON.stringify(request.input ?? null),
+          ttlMs,
+        ],
+      );
+      const approval = rows[0] as { id: string; expires_at: Date };
+      await appendEvent(client, turn.conversationId, turn.id, 'approval.requested', {
+        messageId: turn.id,
+        approvalId: approval.id,
+        toolCallId: request.toolCallId,
+        tool: request.tool,
+        input: request.input ?? null,
+        expiresAt: approval.expires_at.toISOString(),
+      });
+    }
+  });
+}
+
+/** The decisions a resumed turn answers its model with. */
+export async function decisionsOf(pool: Pool, messageId: string): Promise<Decision[]> {
+  const { rows } = await pool.query<{
+    sdk_approval_id: string;
+    status: Decision['status'];
+    reason: string | null;
+  }>(
+    "SELECT sdk_approval_id, status, reason FROM approvals WHERE message_id = $1 AND status <> 'pending' ORDER BY created_at",
+    [messageId],
+  );
+  return rows.map((row) => ({ sdkApprovalId: row.sdk_approval_id, status: row.status, reason: row.reason }));
+}
+
+/** Once no call of its pause waits any more, the message goes back to the queue, first of its conversation. */
+async function resumeWhenDecided(client: PoolClient, messageId: string): Promise<void> {
+  const { rowCount } = await client.query(
+    `UPDATE messages SET status = 'queued', updated_at = now()
+      WHERE id = $1 AND status = 'awaiting_approval'
+        AND NOT EXISTS (SELECT 1 FROM approvals WHERE message_id = $1 AND status = 'pending')`,
+    [messageId],
+  );
+  if (rowCount === 1) await client.query('SELECT pg_notify($1, $2)', [WORK_CHANNEL, '']);
+}
+
+export interface ApprovalRow {
+  id: string;
+  message_id: string;
+  conversation_id: string;
+  tool_call_id: string;
+  tool: string;
+  input: unknown;
+  status: 'pending' | 'approved' | 'rejected' | 'expired';
+  reason: string | null;
+  created_at: Date;
+  expires_at: Date;
+  decided_at: Date | null;
+}
+
+/**
+ * Records a decision on one call, once: `already` when it was decided (or expired) before. The
+ * row is locked, so two decisions arriving at once on two replicas cannot both win.
+ */
+export async function decide(
+  pool: Pool,
+  target: { orgId: string; agentId: string; approvalId: string },
+  decision: { approve: boolean; reason: string | null },
+): Promise<{ approval: ApprovalRow; already: boolean } | null> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query<ApprovalRow>(
+      'SELECT * FROM approvals WHERE id = $1 AND org_id = $2 AND agent_id = $3 FOR UPDATE',
+      [target.approvalId, target.orgId, target.agentId],
+    );
+    const current = rows[0];
+    if (current?.status !== 'pending') {
+      await client.query('ROLLBACK');
+      return current ? { approval: current, already: true } : null;
+    }
+    const updated = await client.query<ApprovalRow>(
+      `UPDATE approvals SET status = $2, reason = $3, decided_at = now() WHERE id = $1 RETURNING *`,
+      [current.id, decision.approve ? 'approved' : 'rejected', decision.reason],
+    );
+    const approval = updated.rows[0] as ApprovalRow;
+    await appendEvent(client, approval.conversation_id, approval.message_id, 'approval.resolved', {
+      messageId: approval.message_id,
+      approvalId: approval.id,
+      decision: approval.status,
+      reason: approval.reason,
+    });
+    await resumeWhenDecided(client, approval.message_id);
+    await client.query('COMMIT');
+    return { approval, already: false };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Undecided calls past their time are rejected as `expired`, so no conversation waits forever. */
+export async function expireApprovals(pool: Pool): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query<ApprovalRow>(
+      `WITH due AS (
+         SELECT id FROM approvals WHERE status = 'pending' AND expires_at < now()
+          ORDER BY expires_at LIMIT 100 FOR UPDATE SKIP LOCKED
+       )
+       UPDATE approvals a SET status = 'expired', decided_at = now(),
+              reason = 'nobody decided in time (SVC_APPROVAL_TTL)'
+         FROM due WHERE a.id = due.id
+       RETURNING a.*`,
+    );
+    for (const approval of rows) {
+      await appendEvent(client, approval.conversation_id, approval.message_id, 'approval.resolved', {
+        messageId: approval.message_id,
+        approvalId: approval.id,
+        decision: 'expired',
+        reason: approval.reason,
+      });
+      await resumeWhenDecided(client, approval.message_id);
+    }
+    await client.query('COMMIT');
+    return rows.length;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
