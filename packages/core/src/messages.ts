@@ -69,6 +69,11 @@ export const messageSchema = z.object({
   model: z.string().nullable().describe('"provider/model" that answered'),
   usage: usageSchema.nullable(),
   attempts: z.int().describe('times a worker took the turn up'),
+  files: z
+    .array(
+      z.object({ id: z.uuid(), name: z.string(), contentType: z.string(), size: z.int(), url: z.string() }),
+    )
+    .describe('files sent with the message (multipart), each downloadable at its url'),
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   firstTokenAt: z.string().nullable(),

@@ -9,6 +9,7 @@ import { deploymentEgressFromEnv } from './egress/deployment.js';
 import { buildApp } from './http/app.js';
 import type { App } from './http/types.js';
 import { parseRateLimit } from './messaging/rate-limit.js';
+import { DEFAULT_UPLOAD_LIMITS } from './messaging/uploads.js';
 import { ensureOrg } from './orgs/routes.js';
 import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
@@ -148,6 +149,15 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       encryptionKey,
       secrets,
       messageRateLimit,
+      uploadLimits: {
+        ...DEFAULT_UPLOAD_LIMITS,
+        fileBytes:
+          positiveInteger('SVC_UPLOAD_MAX_FILE_BYTES', env.SVC_UPLOAD_MAX_FILE_BYTES) ??
+          DEFAULT_UPLOAD_LIMITS.fileBytes,
+        totalBytes:
+          positiveInteger('SVC_UPLOAD_MAX_TOTAL_BYTES', env.SVC_UPLOAD_MAX_TOTAL_BYTES) ??
+          DEFAULT_UPLOAD_LIMITS.totalBytes,
+      },
       egress,
       validateResponses: env.SVC_VALIDATE_RESPONSES === '1',
       logger,

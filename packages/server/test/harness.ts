@@ -11,6 +11,7 @@ import { buildApp, type RegisteredRoute } from '../src/http/app.js';
 import type { App, AppOptions } from '../src/http/types.js';
 import type { RateLimit } from '../src/messaging/rate-limit.js';
 import type { StreamTimings } from '../src/messaging/sse.js';
+import type { UploadLimits } from '../src/messaging/uploads.js';
 import { ensureOrg } from '../src/orgs/routes.js';
 import { parseEnvSecretPolicy } from '../src/secrets/env-policy.js';
 import { createSecretResolver } from '../src/secrets/resolve.js';
@@ -83,6 +84,7 @@ export interface TestServerOverrides {
     Pick<TurnWorkerOptions, 'concurrency' | 'leaseMs' | 'maxAttempts' | 'pollMs' | 'reapMs' | 'approvalTtlMs'>
   >;
   streamTimings?: StreamTimings;
+  uploadLimits?: UploadLimits;
 }
 
 /** What `buildApp` gets in tests: an embedded deployment's defaults unless `overrides` say otherwise. */
@@ -106,6 +108,7 @@ export function testAppOptions(pool: pg.Pool, overrides: TestServerOverrides = {
     validateResponses: true,
     authFailuresPerMinute: overrides.authFailuresPerMinute,
     ...(overrides.streamTimings ? { streamTimings: overrides.streamTimings } : {}),
+    ...(overrides.uploadLimits ? { uploadLimits: overrides.uploadLimits } : {}),
     ...(overrides.logger ? { logger: overrides.logger } : {}),
     ...(overrides.messageRateLimit !== undefined ? { messageRateLimit: overrides.messageRateLimit } : {}),
   };

@@ -138,7 +138,7 @@ const PROBLEM = { unauthorized: 401, forbidden: 403, not_found: 404 } as const;
 // ---- requests ---------------------------------------------------------------------------------
 
 /** Resources the path params point at; they exist in ORG so allowed requests reach real work. */
-const fixtures = { tokenId: '', messageId: '', conversationId: '' };
+const fixtures = { tokenId: '', messageId: '', conversationId: '', fileId: '' };
 
 function paramValue(name: string): string {
   switch (name) {
@@ -155,6 +155,8 @@ function paramValue(name: string): string {
       return fixtures.messageId;
     case 'conversationId':
       return fixtures.conversationId;
+    case 'fileId':
+      return fixtures.fileId;
     case 'approvalId':
       return '00000000-0000-4000-8000-000000000000'; // authentication runs first: any id tests the guard
     case 'name':
@@ -292,6 +294,12 @@ beforeAll(async () => {
   expect(message.status).toBe(202);
   fixtures.messageId = message.body.id;
   fixtures.conversationId = message.body.conversationId;
+  const file = await server.pool.query<{ id: string }>(
+    `INSERT INTO message_files (message_id, position, name, content_type, size, data)
+     VALUES ($1, 0, 'notes.txt', 'text/plain', 5, 'notes') RETURNING id`,
+    [fixtures.messageId],
+  );
+  fixtures.fileId = file.rows[0]?.id as string;
   const revoked = await createToken(server, ORG, ['read']);
   expect((await server.call('DELETE', `/api/${ORG}/tokens/${revoked.id}`)).status).toBe(200);
   fixtures.tokenId = revoked.id;

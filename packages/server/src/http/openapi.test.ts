@@ -27,6 +27,16 @@ describe.each([
     expect(validator.version).toBe('3.1');
   });
 
+  it('documents both bodies of a message: JSON, and multipart with its files', () => {
+    const content = doc.paths['/api/v1/agents/{agentId}/messages'].post.requestBody.content;
+    expect(Object.keys(content).sort()).toEqual(['application/json', 'multipart/form-data']);
+    expect(content['application/json'].schema).toBeDefined();
+    expect(content['multipart/form-data'].schema.properties.files).toMatchObject({
+      type: 'array',
+      items: { type: 'string', format: 'binary' },
+    });
+  });
+
   it('lists every registered route with its schemas, and the bearer scheme on protected ones', () => {
     const documented = server
       .routes()

@@ -119,7 +119,18 @@ export async function registerOpenApi(app: App, options: AppOptions): Promise<vo
       );
       if (documented) {
         const isPublic = route.config?.auth === 'public';
-        (out.schema as Record<string, unknown>).security = isPublic ? [] : [{ bearerAuth: [] }];
+        const documentedSchema = out.schema as Record<string, unknown>;
+        documentedSchema.security = isPublic ? [] : [{ bearerAuth: [] }];
+        // A route that also takes multipart says so with its own body: the fields and the files.
+        const multipart = route.config?.multipartBody;
+        if (multipart && documentedSchema.body) {
+          documentedSchema.body = {
+            content: {
+              'application/json': { schema: documentedSchema.body },
+              'multipart/form-data': { schema: multipart },
+            },
+          };
+        }
       }
       return out;
     },

@@ -11,6 +11,7 @@ import type { Pool } from 'pg';
 import type { DeploymentEgress } from '../egress/deployment.js';
 import type { RateLimit } from '../messaging/rate-limit.js';
 import type { StreamTimings } from '../messaging/sse.js';
+import type { UploadLimits } from '../messaging/uploads.js';
 import type { SecretResolver } from '../secrets/resolve.js';
 
 /**
@@ -36,6 +37,8 @@ export interface OrgRef {
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /** The JSON Schema of the route's multipart body, for the OpenAPI document. */
+    multipartBody?: Record<string, unknown>;
   }
   interface FastifyRequest {
     caller: Caller | null;
@@ -58,6 +61,8 @@ export interface AppOptions {
   /** What orgs' settings may reach and run (SVC_EGRESS_ALLOW, SVC_MCP_COMMANDS); unset: public addresses only, no stdio MCP server. */
   egress: DeploymentEgress;
   logger?: FastifyBaseLogger;
+  /** Multipart limits (SVC_UPLOAD_MAX_FILE_BYTES, SVC_UPLOAD_MAX_TOTAL_BYTES); absent: 10 MiB, 25 MiB, 10 files. */
+  uploadLimits?: UploadLimits;
   /** SSE ping and poll intervals (tests shorten them). */
   streamTimings?: StreamTimings;
   /** Messages each token may send (`SVC_MESSAGES_RATE_LIMIT`); `null`: no limit; absent: the default. */

@@ -17,7 +17,7 @@ export async function orgOfMessagesCaller(pool: Pool, request: FastifyRequest): 
   return { id: String(rows[0].id), slug: 'default' };
 }
 
-export const toMessage = (row: MessageRow) => ({
+export const toMessage = (row: MessageRow, basePath: string) => ({
   id: row.id,
   conversationId: row.conversation_id,
   agentId: row.agent_id,
@@ -28,6 +28,10 @@ export const toMessage = (row: MessageRow) => ({
   model: row.model,
   usage: row.usage,
   attempts: row.attempts,
+  files: row.files.map((file) => ({
+    ...file,
+    url: `${basePath}/api/v1/agents/${row.agent_id}/messages/${row.id}/files/${file.id}`,
+  })),
   createdAt: iso(row.created_at),
   startedAt: isoOrNull(row.started_at),
   firstTokenAt: isoOrNull(row.first_token_at),

@@ -102,7 +102,7 @@ export function conversationRoutes(options: AppOptions, hub: ConversationHub) {
         if (rows === null) throw notFound(`conversation "${conversationId}"`);
         const last = rows.at(-1);
         return {
-          messages: rows.map(toMessage),
+          messages: rows.map((row) => toMessage(row, options.basePath)),
           nextCursor: rows.length === limit && last ? encodeCursor(last.cursor_at, last.id) : null,
         };
       },

@@ -4,6 +4,7 @@ import { appendEvent, WORK_CHANNEL } from '../turns/events.js';
 import { guardInput } from '../turns/guardrails.js';
 import type { TurnProblem } from '../turns/queue.js';
 import { type RateLimit, takeFromBudget } from './rate-limit.js';
+import type { Upload } from './uploads.js';
 
 export interface MessageRow {
   id: string;
@@ -22,11 +23,14 @@ export interface MessageRow {
   first_token_at: Date | null;
   completed_at: Date | null;
   updated_at: Date;
+  files: { id: string; name: string; contentType: string; size: number }[];
 }
 
 const COLUMNS =
   'id, conversation_id, agent_id, status, content, reply, error, model, usage, attempts, request_hash, ' +
-  'created_at, started_at, first_token_at, completed_at, updated_at';
+  'created_at, started_at, first_token_at, completed_at, updated_at, ' +
+  `(SELECT coalesce(json_agg(json_build_object('id', f.id, 'name', f.name, 'contentType', f.content_type, 'size', f.size)
+            ORDER BY f.position), '[]') FROM message_files f WHERE f.message_id = messages.id) AS files`;
 
 /** The conversation key: (agent, platform, channel[, thread]). */
 export function conversationKey(body: MessageSend): { channel: string; thread: string } {
@@ -48,6 +52,8 @@ export async function enqueueMessage(
     body: MessageSend;
     idempotencyKey: string | null;
     requestHash: string;
+    /** Files of a multipart message, stored with it. */
+    files: Upload[];
     /** The sender's budget, paid only for a message this call queues (never for a replay or a 404). */
     budget: { limit: RateLimit; key: string } | null;
   },
@@ -110,6 +116,13 @@ export async function enqueueMessage(
         return { retryAfterSeconds: paid.retryAfterSeconds };
       }
       const message = inserted.rows[0];
+      for (const [position, file] of input.files.entries()) {
+        await client.query(
+          `INSERT INTO message_files (message_id, position, name, content_type, size, data)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [message.id, position, file.name, file.contentType, file.data.length, file.data],
+        );
+      }
       await appendEvent(client, message.conversation_id, message.id, 'message.queued', {
         messageId: message.id,
         content: message.content,

@@ -9,6 +9,7 @@ import type { ConversationHub } from '../turns/hub.js';
 import { MESSAGES_AUTH, orgOfMessagesCaller, toMessage } from './answers.js';
 import { enqueueMessage, getMessage, type MessageRow } from './queries.js';
 import { parseRateLimit } from './rate-limit.js';
+import { DEFAULT_UPLOAD_LIMITS, registerUploads } from './uploads.js';
 
 /** `Prefer: wait=N`, N from 0 to 60 (RFC 7240); null without it. */
 function preferredWait(prefer: string | undefined): number | null {
@@ -17,6 +18,25 @@ function preferredWait(prefer: string | undefined): number | null {
 }
 
 const tags = ['messages'];
+
+/** The multipart form of a message: the JSON body's fields, and its files as `files` parts. */
+const MULTIPART_MESSAGE = {
+  type: 'object',
+  required: ['platform', 'content'],
+  properties: {
+    platform: { type: 'string', description: 'api, team_chat, messenger or internal.<name>' },
+    content: { type: 'string' },
+    channel: { type: 'string' },
+    team_chat: { type: 'string', description: 'JSON text: {"channel": "...", "thread": "..."}' },
+    messenger: { type: 'string', description: 'JSON text: {"chat": "..."}' },
+    files: {
+      type: 'array',
+      items: { type: 'string', format: 'binary' },
+      description:
+        'each at most SVC_UPLOAD_MAX_FILE_BYTES (10 MiB), together SVC_UPLOAD_MAX_TOTAL_BYTES (25 MiB), 10 at most',
+    },
+  },
+};
 const auth = MESSAGES_AUTH;
 const agentParams = z.object({ agentId: idSchema.describe('agentId') });
 
@@ -58,10 +78,11 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub) {
   }
 
   return async (app: App) => {
+    await registerUploads(app, options.uploadLimits ?? DEFAULT_UPLOAD_LIMITS);
     app.post(
       '/api/v1/agents/:agentId/messages',
       {
-        config: auth,
+        config: { ...auth, multipartBody: MULTIPART_MESSAGE },
         schema: {
           tags,
           operationId: 'sendMessage',
@@ -109,6 +130,7 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub) {
           body,
           idempotencyKey,
           requestHash,
+          files: request.uploads,
           // Each token pays for the messages it queues (the admin password has a budget of its own):
           // every message will cost a model call, so a leaked or looping client must not spend
           // without bound. A replay or a refused request costs nothing.
@@ -143,7 +165,7 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub) {
         if (wait !== null) {
           reply.header('preference-applied', `wait=${wait}`);
           const done = await waitForTurn(org, agentId, outcome.row, wait);
-          if (done) return reply.code(200).send(toMessage(done));
+          if (done) return reply.code(200).send(toMessage(done, options.basePath));
         }
         return reply.code(202).send({
           id: outcome.row.id,
@@ -174,7 +196,43 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub) {
         const org = await orgOfCaller(request);
         const row = await getMessage(options.pool, org.id, agentId, messageId);
         if (!row) throw notFound(`message "${messageId}"`);
-        return toMessage(row);
+        return toMessage(row, options.basePath);
+      },
+    );
+
+    app.get(
+      '/api/v1/agents/:agentId/messages/:messageId/files/:fileId',
+      {
+        config: auth,
+        schema: {
+          tags,
+          operationId: 'downloadMessageFile',
+          summary: 'A file sent with a message, as it was uploaded',
+          params: agentParams.extend({ messageId: z.uuid(), fileId: z.uuid() }),
+          response: {
+            200: {
+              description: "The file's bytes; its type is in the message's `files`",
+              content: { 'application/octet-stream': { schema: z.string() } },
+            },
+            ...problemResponses,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { agentId, messageId, fileId } = request.params;
+        const org = await orgOfCaller(request);
+        const { rows } = await options.pool.query<{ name: string; data: Buffer }>(
+          `SELECT f.name, f.data FROM message_files f JOIN messages m ON m.id = f.message_id
+            WHERE f.id = $1 AND f.message_id = $2 AND m.org_id = $3 AND m.agent_id = $4`,
+          [fileId, messageId, org.id, agentId],
+        );
+        const file = rows[0];
+        if (!file) throw notFound(`file "${fileId}"`);
+        // Served as bytes to download, never rendered: a file is whatever its sender said it is.
+        return reply
+          .type('application/octet-stream')
+          .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+          .send(file.data as never);
       },
     );
   };

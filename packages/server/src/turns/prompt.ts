@@ -1,5 +1,5 @@
 import type { AgentConfig } from '@svc/core';
-import type { ModelMessage } from 'ai';
+import type { ModelMessage, UserContent } from 'ai';
 import type { Pool } from 'pg';
 
 /** A rough token count (4 characters a token): enough to keep a prompt inside a context window. */
@@ -42,4 +42,31 @@ export async function history(
     kept.push({ role: row.kind, content: row.content.text });
   }
   return kept.reverse();
+}
+
+const TEXT_TYPES = /^(text\/|application\/(json|xml|yaml|x-yaml|csv|javascript|x-ndjson))/;
+
+/**
+ * The message as the model gets it: its text, then each of its files, images as image parts,
+ * text files as text, anything else by name and type (the model could not read its bytes).
+ * Images travel as base64, so that a paused turn's state stays plain JSON.
+ */
+export async function userContent(pool: Pool, turn: { id: string; content: string }): Promise<UserContent> {
+  const { rows } = await pool.query<{ name: string; content_type: string; size: number; data: Buffer }>(
+    'SELECT name, content_type, size, data FROM message_files WHERE message_id = $1 ORDER BY position',
+    [turn.id],
+  );
+  if (rows.length === 0) return turn.content;
+  return [
+    { type: 'text', text: turn.content },
+    ...rows.map((file) => {
+      if (file.content_type.startsWith('image/')) {
+        return { type: 'image' as const, image: file.data.toString('base64'), mediaType: file.content_type };
+      }
+      const text = TEXT_TYPES.test(file.content_type)
+        ? `File ${file.name} (${file.content_type}):\n${file.data.toString('utf8')}`
+        : `File ${file.name} (${file.content_type}, ${file.size} bytes) is attached; its content cannot be shown here.`;
+      return { type: 'text' as const, text };
+    }),
+  ];
 }

@@ -11,7 +11,7 @@ import { type ApprovalRequest, type Decision, decisionsOf, pauseTurn } from './a
 import { appendEvent } from './events.js';
 import { createOutputGuard, type OutputGuard } from './guardrails.js';
 import type { TurnMetrics } from './metrics.js';
-import { estimateTokens, history, systemPrompt } from './prompt.js';
+import { estimateTokens, history, systemPrompt, userContent } from './prompt.js';
 import { type ClaimedTurn, completeTurn, failTurn, type TurnProblem, whileLeased } from './queue.js';
 import { type TurnTools, toolsForTurn } from './tools.js';
 
@@ -146,7 +146,7 @@ async function answer(
     ? [...state.messages, approvalAnswers(await decisionsOf(pool, turn.id))]
     : [
         ...(await history(pool, turn.conversationId, Math.max(0, budget))),
-        { role: 'user' as const, content: turn.content },
+        { role: 'user' as const, content: await userContent(pool, turn) },
       ];
   const tried = state
     ? candidates.filter((c) => `${c.provider}/${c.model}` === state.model).slice(0, 1)
