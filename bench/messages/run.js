@@ -1,0 +1,222 @@
+// Messages benchmark: what svc's messaging costs next to bare baselines measured in the same run.
+// See README.md. Run with `npm run bench:messages`.
+//
+// Environment:
+//   DATABASE_URL / BENCH_DATABASE_URL  a PostgreSQL to use (a fresh database is made and dropped);
+//                                      unset: an embedded one in a temp dir
+//   BENCH_DURATION                     seconds of the accept measurement (default 10)
+//   BENCH_CONNECTIONS                  autocannon connections (default 50)
+//   BENCH_STREAMS                      SSE streams held open for the memory figure (default 1000)
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { adminDatabaseUrl, createDatabase, onCleanup, progress, runBench } from '../lib/environment.js';
+
+const DURATION = Number(process.env.BENCH_DURATION || 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
+const STREAMS = Number(process.env.BENCH_STREAMS || 1000);
+const PASSWORD = 'bench-admin-password-0123456789';
+
+/** Forks serve.js in `mode`; answers its URL, and asks it for figures (`memory`, `turns`). */
+async function startChild(mode, env) {
+  const child = fork(fileURLToPath(new URL('./serve.js', import.meta.url)), [], {
+    env: { ...process.env, BENCH_MODE: mode, ...env },
+    execArgv: ['--expose-gc'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve(message.port));
+    child.once('exit', (code) => reject(new Error(`the ${mode} server exited with code ${code}`)));
+  });
+  onCleanup(
+    () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  );
+  const ask = (question) =>
+    new Promise((resolve) => {
+      child.once('message', resolve);
+      child.send(question);
+    });
+  return { url: `http://127.0.0.1:${port}`, ask };
+}
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+/**
+ * Messages spread over `conversations` conversations (one: every request contends for one
+ * conversation's row, which numbers its events in order).
+ */
+async function accept(url, path, conversations) {
+  let n = 0;
+  const result = await autocannon({
+    url: `${url}${path}`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${PASSWORD}`, 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ platform: 'api', content: 'hello', channel: `c${n++ % conversations}` }),
+        }),
+      },
+    ],
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) throw new Error(`${path}: ${failed} failed requests of ${result.requests.total}`);
+  return { reqPerSec: result.requests.average, p99: result.latency.p99 };
+}
+
+/** Opens the conversation's stream and resolves each `reply.completed` it carries, by message id. */
+function openStream(url, path) {
+  const waiting = new Map();
+  let buffer = '';
+  const req = request(`${url}${path}`, { headers: { authorization: `Bearer ${PASSWORD}` } }, (res) => {
+    res.setEncoding('utf8');
+    res.on('data', (chunk) => {
+      buffer += chunk;
+      let end = buffer.indexOf('\n\n');
+      while (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        end = buffer.indexOf('\n\n');
+        if (!block.includes('event: reply.completed')) continue;
+        const data = JSON.parse(block.slice(block.indexOf('data: ') + 6));
+        waiting.get(data.messageId)?.();
+      }
+    });
+  });
+  req.end();
+  onCleanup(async () => req.destroy());
+  return { completed: (id) => new Promise((resolve) => waiting.set(id, resolve)) };
+}
+
+/** The server's RSS growth per request held open, `STREAMS` of them, measured after GC. */
+async function memoryPer(server, path) {
+  const before = await server.ask({ measure: true });
+  const held = [];
+  await Promise.all(
+    Array.from(
+      { length: STREAMS },
+      () =>
+        new Promise((resolve) => {
+          const req = request(`${server.url}${path}`, {
+            headers: { authorization: `Bearer ${PASSWORD}` },
+            agent: false,
+          });
+          req.on('response', resolve);
+          req.on('error', resolve);
+          req.on('socket', (socket) => socket.on('connect', () => setTimeout(resolve, 200)));
+          req.end();
+          held.push(req);
+        }),
+    ),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const after = await server.ask({ measure: true });
+  for (const req of held) req.destroy();
+  return { rssEach: (after.rss - before.rss) / STREAMS, jsEach: (after.js - before.js) / STREAMS };
+}
+
+async function post(url, path, channel) {
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${PASSWORD}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ platform: 'api', content: 'count to fifty', channel }),
+  });
+  return res.json();
+}
+
+async function main() {
+  const admin = await adminDatabaseUrl();
+  const databaseUrl = await createDatabase(admin.url, { prefix: 'svc_bench_messages' });
+  const common = {
+    DATABASE_URL: databaseUrl,
+    SVC_ADMIN_PASSWORD: PASSWORD,
+    SVC_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    SVC_MESSAGES_RATE_LIMIT: 'off',
+  };
+
+  // 1. Accepted messages: svc (HTTP only) against a bare route doing one INSERT into the same table.
+  const http = await startChild('svc-http', common);
+  const bare = await startChild('bare', common);
+  progress(`accepting messages for ${DURATION} s at ${CONNECTIONS} connections: svc, then bare`);
+  const path = '/api/v1/agents/bench/messages';
+  await accept(http.url, path, 1000); // warm-up, same length
+  const svcAccept = await accept(http.url, path, 1000);
+  const svcOneConversation = await accept(http.url, path, 1);
+  await accept(bare.url, path, 1000);
+  const bareAccept = await accept(bare.url, path, 1000);
+
+  // The accepted messages are not the next scenarios' work.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  await pool.query("UPDATE messages SET status = 'failed' WHERE status = 'queued'");
+  await pool.end();
+
+  // 2. POST to reply.completed on SSE, with a model that answers 50 tokens at once.
+  const svc = await startChild('svc-workers', common);
+  const first = await post(svc.url, '/api/v1/agents/bench/messages', 'latency');
+  const stream = openStream(svc.url, first.links.events);
+  await stream.completed(first.id);
+  const latencies = [];
+  for (let i = 0; i < 200; i++) {
+    const started = performance.now();
+    const sent = await post(svc.url, '/api/v1/agents/bench/messages', 'latency');
+    await stream.completed(sent.id);
+    latencies.push(performance.now() - started);
+  }
+
+  // 3. Turns per second: 400 messages over 100 conversations, answered by 4 workers.
+  const turns = await svc.ask({ turns: 400, conversations: 100 });
+
+  // 4. Memory per open SSE stream, next to a plain request held open by a bare route.
+  progress(`holding ${STREAMS} streams open`);
+  // Opened after the last event: the figure is an idle stream's, not a backlog in flight.
+  const streamMemory = await memoryPer(svc, `${first.links.events}?after=1000000`);
+  const bareMemory = await memoryPer(bare, '/hold');
+
+  const line = (name, value, baseline) =>
+    console.log(
+      `${name.padEnd(44)} ${String(value).padStart(10)}   baseline ${String(baseline).padStart(10)}`,
+    );
+  console.log('');
+  line(
+    'accepted messages/s (svc vs bare INSERT)',
+    svcAccept.reqPerSec.toFixed(0),
+    bareAccept.reqPerSec.toFixed(0),
+  );
+  line('accepted p99 ms', svcAccept.p99, bareAccept.p99);
+  line(
+    'accepted messages/s, all in one conversation',
+    svcOneConversation.reqPerSec.toFixed(0),
+    bareAccept.reqPerSec.toFixed(0),
+  );
+  line('accepted p99 ms, all in one conversation', svcOneConversation.p99, bareAccept.p99);
+  console.log(
+    `${'ratio svc/bare'.padEnd(44)} ${(svcAccept.reqPerSec / bareAccept.reqPerSec).toFixed(2).padStart(10)}`,
+  );
+  line('POST -> reply.completed on SSE p50 ms', percentile(latencies, 50).toFixed(1), '(model: 0 ms)');
+  line('POST -> reply.completed on SSE p99 ms', percentile(latencies, 99).toFixed(1), '(model: 0 ms)');
+  line('turns/s, 4 workers, 100 conversations', turns.perSecond.toFixed(1), `${turns.total} turns`);
+  line(
+    'KB per open SSE stream',
+    (streamMemory.bytesEach / 1024).toFixed(1),
+    (bareMemory.bytesEach / 1024).toFixed(1),
+  );
+  console.log(
+    `\n${CONNECTIONS} connections, ${DURATION} s; ${admin.source}; node ${process.version}; ` +
+      'servers in child processes, autocannon and the SSE clients in this one',
+  );
+}
+
+await runBench(main);

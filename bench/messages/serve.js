@@ -1,0 +1,130 @@
+// One server of the messages benchmark, in a child process of its own (BENCH_MODE):
+//   svc-http     svc as `svc server --no-workers`
+//   svc-workers  svc with 4 turn workers, and a model on 127.0.0.1 that answers 50 tokens at once
+//   bare         Fastify with one route doing one INSERT into messages, and one that never answers
+// Answers the parent's questions: `{measure}` (memory after GC), `{turns, conversations}`.
+import { createServer } from 'node:http';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { startServer } from '../../packages/server/dist/index.js';
+
+const mode = process.env.BENCH_MODE;
+const databaseUrl = process.env.DATABASE_URL;
+const PASSWORD = process.env.SVC_ADMIN_PASSWORD;
+
+/** Chat Completions that streams 50 tokens in one go: the model costs nothing measurable. */
+async function startZeroDelayModel() {
+  const words = Array.from({ length: 50 }, (_, i) => `w${i} `);
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const chunk = (delta, extra = {}) =>
+        `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(
+        words.map((w) => chunk({ content: w })).join('') +
+          `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n` +
+          'data: [DONE]\n\n',
+      );
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${server.address().port}/v1`;
+}
+
+async function ensureAgent(url) {
+  await fetch(`${url}/api/default/agents`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${PASSWORD}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      agentId: 'bench',
+      name: 'Bench',
+      providers: [{ key: 'openai', secret_ref: '$OPENAI_API_KEY' }],
+    }),
+  });
+}
+
+async function startSvc(workers) {
+  const env = { ...process.env, SVC_DATA_DIR: `/tmp/svc-bench-messages-${mode}-${process.pid}` };
+  if (workers) {
+    Object.assign(env, {
+      SVC_PROVIDER_OPENAI_BASE_URL: await startZeroDelayModel(),
+      OPENAI_API_KEY: 'sk-bench',
+      SVC_SECRETS_FROM_ENV: 'OPENAI_API_KEY',
+    });
+  }
+  const running = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    logLevel: 'warn',
+    env,
+    workers: workers ? 4 : false,
+    announce: () => {},
+  });
+  await ensureAgent(running.url);
+  return running.url;
+}
+
+async function startBare() {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+  const { rows: orgs } = await pool.query("SELECT id FROM orgs WHERE slug = 'default'");
+  const orgId = orgs[0].id;
+  const { rows } = await pool.query(
+    `INSERT INTO conversations (org_id, agent_id, platform, channel) VALUES ($1, 'bench', 'api', 'bare')
+     ON CONFLICT (org_id, agent_id, platform, channel, thread) DO UPDATE SET platform = excluded.platform RETURNING id`,
+    [orgId],
+  );
+  const conversationId = rows[0].id;
+  const app = Fastify({ logger: false });
+  app.post('/api/v1/agents/:agentId/messages', async (request, reply) => {
+    const { rows: inserted } = await pool.query(
+      `INSERT INTO messages (conversation_id, org_id, agent_id, content, status)
+       VALUES ($1, $2, $3, $4, 'completed') RETURNING id`,
+      [conversationId, orgId, request.params.agentId, request.body.content],
+    );
+    return reply.code(202).send({ id: inserted[0].id });
+  });
+  // Held open and never answered: the memory of a plain waiting request.
+  app.get('/hold', (_request, reply) => reply.hijack());
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${app.server.address().port}`;
+}
+
+async function turns({ turns: count, conversations }) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const { rows: orgs } = await pool.query("SELECT id FROM orgs WHERE slug = 'default'");
+  const started = performance.now();
+  await pool.query(
+    `WITH c AS (
+       INSERT INTO conversations (org_id, agent_id, platform, channel)
+       SELECT $1, 'bench', 'api', 'turns-' || g FROM generate_series(1, $2) g RETURNING id
+     )
+     INSERT INTO messages (conversation_id, org_id, agent_id, content)
+     SELECT c.id, $1, 'bench', 'count to fifty' FROM c, generate_series(1, $3)`,
+    [orgs[0].id, conversations, count / conversations],
+  );
+  await pool.query("SELECT pg_notify('svc_turn_work', '')");
+  for (;;) {
+    const { rows } = await pool.query(
+      "SELECT count(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.channel LIKE 'turns-%' AND m.status = 'completed'",
+    );
+    if (Number(rows[0].n) >= count) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await pool.end();
+  return { total: count, perSecond: count / seconds };
+}
+
+const url = mode === 'bare' ? await startBare() : await startSvc(mode === 'svc-workers');
+process.send({ port: new URL(url).port });
+process.on('message', async (question) => {
+  if (question.measure) {
+    for (let i = 0; i < 3; i++) globalThis.gc?.();
+    const { rss, heapUsed, external } = process.memoryUsage();
+    process.send({ rss, js: heapUsed + external });
+  } else if (question.turns) {
+    process.send(await turns(question));
+  }
+});
+process.on('SIGTERM', () => process.exit(0));
