@@ -208,11 +208,10 @@ async function main() {
   line('POST -> reply.completed on SSE p50 ms', percentile(latencies, 50).toFixed(1), '(model: 0 ms)');
   line('POST -> reply.completed on SSE p99 ms', percentile(latencies, 99).toFixed(1), '(model: 0 ms)');
   line('turns/s, 4 workers, 100 conversations', turns.perSecond.toFixed(1), `${turns.total} turns`);
-  line(
-    'KB per open SSE stream',
-    (streamMemory.bytesEach / 1024).toFixed(1),
-    (bareMemory.bytesEach / 1024).toFixed(1),
-  );
+  // RSS moves in pages and with the allocator; the JS heap (with buffers) is the steadier figure.
+  const kb = (bytes) => (bytes / 1024).toFixed(1);
+  line('KB of JS heap per open SSE stream', kb(streamMemory.jsEach), kb(bareMemory.jsEach));
+  line('KB of RSS per open SSE stream', kb(streamMemory.rssEach), kb(bareMemory.rssEach));
   console.log(
     `\n${CONNECTIONS} connections, ${DURATION} s; ${admin.source}; node ${process.version}; ` +
       'servers in child processes, autocannon and the SSE clients in this one',
