@@ -96,8 +96,10 @@ export async function enqueueMessage(
       [input.orgId, input.agentId, input.body.platform, channel, thread],
     );
     const inserted = await client.query<MessageRow>(
-      `INSERT INTO messages (conversation_id, org_id, agent_id, content, idempotency_key, request_hash)
-       VALUES ($1, $2, $3, $4, $5, $6)
+      // clock_timestamp(), not now(): taken after the conversation's row is locked above, so the
+      // order of created_at is the order in which messages of a conversation commit.
+      `INSERT INTO messages (conversation_id, org_id, agent_id, content, idempotency_key, request_hash, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp())
        ON CONFLICT (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
        RETURNING ${COLUMNS}`,
       [

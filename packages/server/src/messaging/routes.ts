@@ -55,14 +55,20 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub) {
     const ended = (r: MessageRow | null) =>
       r !== null && ['completed', 'failed', 'awaiting_approval'].includes(r.status) ? r : null;
     if (ended(row)) return row;
-    let wake: () => void = () => {};
+    // Set by an event that arrives while the message is being read, so that it is not missed.
+    let woken = false;
+    let wake: () => void = () => {
+      woken = true;
+    };
     const unsubscribe = hub.subscribe(row.conversation_id, () => wake());
     const deadline = Date.now() + seconds * 1000;
     try {
       for (;;) {
+        woken = false;
         const current = ended(await getMessage(options.pool, org.id, agentId, row.id));
         const left = deadline - Date.now();
         if (current || left <= 0) return current;
+        if (woken) continue;
         // Woken by an event of the conversation, or by the poll floor if a notification is lost.
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, Math.min(left, 2000));
@@ -71,6 +77,9 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub) {
             resolve();
           };
         });
+        wake = () => {
+          woken = true;
+        };
       }
     } finally {
       unsubscribe();

@@ -48,7 +48,17 @@ export function streamConversation(
   let ended = false;
 
   const writeAll = async (text: string) => {
-    if (!res.write(text)) await new Promise((resolve) => res.once('drain', resolve));
+    if (res.write(text)) return;
+    // Whichever comes first: a client that leaves while we wait must not hold this reader forever.
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        res.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      res.once('drain', done);
+      res.once('close', done);
+    });
   };
   const read = async (): Promise<void> => {
     if (ended) return;

@@ -34,8 +34,10 @@ function stdioEnvironment(env: Record<string, string> | undefined): Record<strin
 }
 
 function hostAllowed(host: string, network: AgentConfig['networkConfig'] | undefined): boolean {
+  // `evil.example.com.` is `evil.example.com`: a trailing dot must not slip past a denied domain.
+  const name = host.toLowerCase().replace(/\.+$/, '');
   const matches = (pattern: string) =>
-    pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) : host === pattern;
+    pattern.startsWith('*.') ? name.endsWith(pattern.slice(1)) : name === pattern;
   if (network?.deniedDomains?.some(matches)) return false;
   return network?.allowedDomains ? network.allowedDomains.some(matches) : true;
 }
@@ -86,7 +88,9 @@ export async function connectMcpTools(deps: {
         });
       }
     } catch (error) {
-      problems.push(`MCP server "${id}": ${(error as Error).message}`);
+      // The name and code only: a remote server's answer could echo what we sent it (its headers).
+      const { name, code } = error as { name?: string; code?: unknown };
+      problems.push(`MCP server "${id}": ${name ?? 'Error'}${code === undefined ? '' : ` ${String(code)}`}`);
     }
   }
   return {

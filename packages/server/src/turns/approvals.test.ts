@@ -169,6 +169,59 @@ describe('a destructive tool call', () => {
   });
 });
 
+describe('an approved call', () => {
+  it('runs once, even when the turn running it is handed back and taken up by another worker', async () => {
+    const databaseUrl = await createTestDatabase();
+    const common = {
+      databaseUrl,
+      secretEnv: { SVC_PROVIDER_OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-once' },
+    };
+    const first = await startTestServer({ ...common, workers: { reapMs: 200 } });
+    await first.call('POST', '/api/default/agents', {
+      body: { agentId: 'ops', name: 'Ops', providers: [{ key: 'openai', secret_ref: '$OPENAI_API_KEY' }] },
+    });
+    await first.call('PATCH', '/api/default/agents/ops/config', {
+      body: { mcpServers: { kit: { url: mcp.url } } },
+    });
+    // After the tool ran, the model takes long to answer: long enough to stop the worker meanwhile.
+    let slow = true;
+    fake.answer = (request) =>
+      lastMessage(request)?.role === 'tool'
+        ? slow
+          ? { text: 'still thinking', delayMs: 30_000 }
+          : { text: `after: ${JSON.stringify(lastMessage(request)?.content)}` }
+        : { toolCalls: [{ name: 'kit__wipe', arguments: { target: 'once' } }] };
+    const wipes = () =>
+      mcp.calls.filter((c) => c.tool === 'wipe' && (c.input as any).target === 'once').length;
+    const paused = await first.call('POST', '/api/v1/agents/ops/messages', {
+      body: { platform: 'api', content: 'wipe once' },
+      headers: { prefer: 'wait=10' },
+    });
+    expect(paused.body.status).toBe('awaiting_approval');
+    const { rows } = await first.pool.query<{ id: string }>(
+      'SELECT id FROM approvals WHERE message_id = $1',
+      [paused.body.id],
+    );
+    expect((await decide(first, rows[0]?.id as string, 'approve')).status).toBe(200);
+    for (let i = 0; i < 200 && wipes() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(wipes()).toBe(1);
+    // A graceful stop: the running turn is handed back after the grace period.
+    await first.close();
+    slow = false;
+    const second = await startTestServer({ ...common, workers: { reapMs: 200 } });
+    let message: any;
+    for (let i = 0; i < 200; i++) {
+      message = (await second.call('GET', `/api/v1/agents/ops/messages/${paused.body.id}`)).body;
+      if (message.status === 'completed' || message.status === 'failed') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(message.status).toBe('completed');
+    expect(wipes()).toBe(1);
+    // The model was told the call's outcome is unknown rather than seeing it run again.
+    expect(message.reply).toContain('not run again');
+  }, 60_000);
+});
+
 describe('an undecided approval', () => {
   it('expires as rejected after SVC_APPROVAL_TTL, and the turn goes on', async () => {
     const short = await startTestServer({

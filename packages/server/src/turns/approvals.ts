@@ -51,7 +51,9 @@ export async function pauseTurn(
   await whileLeased(pool, turn, async (client) => {
     await client.query(
       `UPDATE messages SET status = 'awaiting_approval', turn_state = $2, lease_expires_at = NULL,
-              claimed_by = NULL, updated_at = now()
+              claimed_by = NULL, updated_at = now(),
+              -- A pause is not a crash: the resumed turn has its attempts again.
+              attempts = 0
         WHERE id = $1`,
       [turn.id, JSON.stringify(state)],
     );

@@ -24,9 +24,13 @@ export interface TurnProblem {
  * Claims the oldest queued message of a conversation that has no turn running or waiting, in one
  * statement: the attempt is counted and the fencing token raised as it is taken. Messages of one
  * conversation are taken one at a time, in order; the unique index on active turns backs that
- * rule up (a claim that would break it fails, and the worker simply looks again).
+ * rule up (a claim that would break it answers `contended`, and the worker looks again).
  */
-export async function claimTurn(pool: Pool, workerId: string, leaseMs: number): Promise<ClaimedTurn | null> {
+export async function claimTurn(
+  pool: Pool,
+  workerId: string,
+  leaseMs: number,
+): Promise<ClaimedTurn | 'contended' | null> {
   try {
     const { rows } = await pool.query<{
       id: string;
@@ -72,7 +76,7 @@ export async function claimTurn(pool: Pool, workerId: string, leaseMs: number): 
     };
   } catch (error) {
     // Another worker started this conversation's turn between our snapshot and our write.
-    if ((error as { code?: string }).code === '23505') return null;
+    if ((error as { code?: string }).code === '23505') return 'contended';
     throw error;
   }
 }

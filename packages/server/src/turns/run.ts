@@ -41,6 +41,16 @@ interface AgentRow {
 const OUTPUT_RESERVE_TOKENS = 4096;
 const DEFAULT_APPROVAL_TTL_MS = 24 * 3_600_000;
 
+/** Tool calls the model made in `messages`, for the bound on calls across a pause. */
+function toolCallsIn(messages: ModelMessage[]): number {
+  let calls = 0;
+  for (const message of messages) {
+    if (message.role !== 'assistant' || !Array.isArray(message.content)) continue;
+    calls += message.content.filter((part) => part.type === 'tool-call').length;
+  }
+  return calls;
+}
+
 /** The decisions on a paused turn's calls, as the message that answers the model's requests. */
 function approvalAnswers(decisions: Decision[]): ModelMessage {
   return {
@@ -84,6 +94,8 @@ export async function runTurn(deps: TurnDeps, turn: ClaimedTurn, signal: AbortSi
     appendEvent(client, turn.conversationId, turn.id, 'message.started', {
       messageId: turn.id,
       attempt: turn.attempts,
+      // Going on after its approvals: the text streamed before the pause stands.
+      ...(turn.state ? { resumed: true } : {}),
     }),
   );
   if (!agent) return; // deleted with its conversations: the message is gone too
@@ -175,7 +187,18 @@ async function answer(
       continue;
     }
     const guard = createOutputGuard(agent.config.guardrails);
-    const tools = toolsForTurn(agentTools, agent.config);
+    const tools = toolsForTurn(agentTools, agent.config, {
+      callsSoFar: toolCallsIn(state?.messages ?? []),
+      begin: (toolCallId, tool) =>
+        whileLeased(pool, turn, async (client) => {
+          const { rowCount } = await client.query(
+            `INSERT INTO tool_executions (message_id, tool_call_id, tool) VALUES ($1, $2, $3)
+             ON CONFLICT DO NOTHING`,
+            [turn.id, toolCallId, tool],
+          );
+          return rowCount === 1;
+        }),
+    });
     const attempt = await streamAttempt(
       deps,
       turn,

@@ -39,13 +39,24 @@ function clipped(value: unknown): unknown {
  * and a call beyond the bound in one step is refused without running. A tool that needs approval
  * (destructive and not in `preApprovedTools`) pauses the turn when called (approvals.ts).
  */
-export function toolsForTurn(agentTools: AgentTool[], config: Partial<AgentConfig>): TurnTools {
+export function toolsForTurn(
+  agentTools: AgentTool[],
+  config: Partial<AgentConfig>,
+  turn: {
+    /** Calls made before a pause, which count against the bound too. */
+    callsSoFar: number;
+    /**
+     * Records the call under the lease before it runs: false when it was recorded before (the turn
+     * was taken up again after it started), and it must not run twice. Throws when the lease is lost.
+     */
+    begin(toolCallId: string, tool: string): Promise<boolean>;
+  },
+): TurnTools {
   const max = config.toolsConfig?.maxCallsPerTurn ?? DEFAULT_MAX_CALLS_PER_TURN;
-  const usable = agentTools;
-  const names = new Map(usable.map((t) => [t.modelName, t.name]));
-  let calls = 0;
+  const names = new Map(agentTools.map((t) => [t.modelName, t.name]));
+  let calls = turn.callsSoFar;
   const tools: ToolSet = Object.fromEntries(
-    usable.map((t) => {
+    agentTools.map((t) => {
       const execute = t.tool.execute;
       const bounded: Tool = {
         ...t.tool,
@@ -54,6 +65,12 @@ export function toolsForTurn(agentTools: AgentTool[], config: Partial<AgentConfi
         execute: async (input, options) => {
           if (++calls > max)
             return { error: `this turn may call at most ${max} tools; answer with what you have` };
+          if (!(await turn.begin(options.toolCallId, t.name))) {
+            return {
+              error:
+                'this call was started before the worker running it stopped; whether it took effect is unknown, so it is not run again',
+            };
+          }
           return execute?.(input, options);
         },
       };
@@ -62,13 +79,14 @@ export function toolsForTurn(agentTools: AgentTool[], config: Partial<AgentConfi
   );
   return {
     streamOptions:
-      usable.length === 0
+      agentTools.length === 0
         ? {}
         : {
             tools,
             // A hard bound on model calls as well: the bound on tool calls plus the answer.
             stopWhen: ({ steps }) => steps.length >= max + 2,
-            prepareStep: ({ steps }) => (callsIn(steps) >= max ? { activeTools: [] } : undefined),
+            prepareStep: ({ steps }) =>
+              turn.callsSoFar + callsIn(steps) >= max ? { activeTools: [] } : undefined,
           },
     nameOf: (modelName) => names.get(modelName) ?? modelName,
     event(part) {

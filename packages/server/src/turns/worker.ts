@@ -62,15 +62,19 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
 
   const run = (turn: ClaimedTurn) => {
     const stop = new AbortController();
-    // A worker that cannot renew its lease stops the turn rather than run on without it.
+    // A worker that cannot renew its lease stops the turn rather than run on without it: after a
+    // whole lease without a renewal, another worker may already have taken the turn up.
+    let renewed = Date.now();
     const heartbeat = setInterval(() => {
       extendLease(options.pool, turn, leaseMs)
         .then((held) => {
-          if (!held) stop.abort(new LeaseLostError(turn.id));
+          if (held) renewed = Date.now();
+          else stop.abort(new LeaseLostError(turn.id));
         })
-        .catch((error) =>
-          options.log.warn({ err: error, messageId: turn.id }, 'could not renew a turn lease'),
-        );
+        .catch((error) => {
+          options.log.warn({ err: error, messageId: turn.id }, 'could not renew a turn lease');
+          if (Date.now() - renewed > leaseMs) stop.abort(new LeaseLostError(turn.id));
+        });
     }, leaseMs / 3);
     const done = runTurn(deps, turn, stop.signal)
       .catch((error) => {
@@ -92,6 +96,7 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
   const fill = async () => {
     while (!closing && running.size < options.concurrency) {
       const turn = await claimTurn(options.pool, workerId, leaseMs);
+      if (turn === 'contended') continue; // another worker took that conversation: look again
       if (!turn) return;
       run(turn);
     }
