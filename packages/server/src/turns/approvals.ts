@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { Pool, PoolClient } from 'pg';
 import { appendEvent, WORK_CHANNEL } from './events.js';
-import { type ClaimedTurn, whileLeased } from './queue.js';
+import { type ClaimedTurn, EXPIRE_APPROVALS_LOCK, reaperTurn, whileLeased } from './queue.js';
 
 /** What a paused turn keeps, to go on from where the model stopped. */
 export interface TurnState {
@@ -173,6 +173,10 @@ export async function expireApprovals(pool: Pool): Promise<number> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
+    if (!(await reaperTurn(client, EXPIRE_APPROVALS_LOCK))) {
+      await client.query('ROLLBACK');
+      return 0;
+    }
     const { rows } = await client.query<ApprovalRow>(
       `WITH due AS (
          SELECT id FROM approvals WHERE status = 'pending' AND expires_at < now()

@@ -193,6 +193,16 @@ export async function handBack(pool: Pool, turn: ClaimedTurn): Promise<void> {
   });
 }
 
+export const REAP_TURNS_LOCK = 7_306_918_275;
+export const EXPIRE_APPROVALS_LOCK = 7_306_918_276;
+
+/** Takes this transaction's turn at a reaping job, or answers false when another replica has it. */
+export async function reaperTurn(client: PoolClient, lock: number): Promise<boolean> {
+  await client.query("SET LOCAL lock_timeout = '5s'");
+  const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [lock]);
+  return rows[0]?.ok === true;
+}
+
 /**
  * The reaper: turns whose lease lapsed (their worker died or lost the database) go back to the
  * queue, or fail once they have used `maxAttempts`. One batched statement per call, safe on every
@@ -205,6 +215,12 @@ export async function reapLapsedTurns(
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
+    // One reaper at a time across the deployment: two taking conversation locks in other orders
+    // could deadlock each other. The others skip this round.
+    if (!(await reaperTurn(client, REAP_TURNS_LOCK))) {
+      await client.query('ROLLBACK');
+      return { requeued: 0, failed: 0 };
+    }
     const { rows } = await client.query<{
       id: string;
       conversation_id: string;
