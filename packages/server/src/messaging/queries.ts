@@ -1,6 +1,6 @@
 import type { AgentConfig, MessageSend } from '@svc/core';
 import type { Pool } from 'pg';
-import { appendEvent, WORK_CHANNEL } from '../turns/events.js';
+import { appendEvent } from '../turns/events.js';
 import { guardInput } from '../turns/guardrails.js';
 import type { TurnProblem } from '../turns/queue.js';
 import { type RateLimit, takeFromBudget } from './rate-limit.js';
@@ -89,23 +89,25 @@ export async function enqueueMessage(
       );
     }
     const { channel, thread } = conversationKey(input.body);
-    const conversation = await client.query<{ id: string }>(
-      `INSERT INTO conversations (org_id, agent_id, platform, channel, thread) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (org_id, agent_id, platform, channel, thread) DO UPDATE SET platform = excluded.platform
-       RETURNING id`,
-      [input.orgId, input.agentId, input.body.platform, channel, thread],
-    );
+    // The conversation (taken, and so locked, first) and the message in one statement.
+    // clock_timestamp(), not now(): read once the conversation's row is locked, so the order of
+    // created_at is the order in which messages of a conversation commit.
     const inserted = await client.query<MessageRow>(
-      // clock_timestamp(), not now(): taken after the conversation's row is locked above, so the
-      // order of created_at is the order in which messages of a conversation commit.
-      `INSERT INTO messages (conversation_id, org_id, agent_id, content, idempotency_key, request_hash, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp())
+      `WITH conversation AS (
+         INSERT INTO conversations (org_id, agent_id, platform, channel, thread) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (org_id, agent_id, platform, channel, thread) DO UPDATE SET platform = excluded.platform
+         RETURNING id
+       )
+       INSERT INTO messages (conversation_id, org_id, agent_id, content, idempotency_key, request_hash, created_at)
+       SELECT conversation.id, $1, $2, $6, $7, $8, clock_timestamp() FROM conversation
        ON CONFLICT (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
        RETURNING ${COLUMNS}`,
       [
-        conversation.rows[0]?.id,
         input.orgId,
         input.agentId,
+        input.body.platform,
+        channel,
+        thread,
         guarded.content,
         input.idempotencyKey,
         input.requestHash,
@@ -125,11 +127,14 @@ export async function enqueueMessage(
           [message.id, position, file.name, file.contentType, file.data.length, file.data],
         );
       }
-      await appendEvent(client, message.conversation_id, message.id, 'message.queued', {
-        messageId: message.id,
-        content: message.content,
-      });
-      await client.query('SELECT pg_notify($1, $2)', [WORK_CHANNEL, '']);
+      await appendEvent(
+        client,
+        message.conversation_id,
+        message.id,
+        'message.queued',
+        { messageId: message.id, content: message.content },
+        { wakeWorkers: true },
+      );
       await client.query('COMMIT');
       return { row: inserted.rows[0], replayed: false };
     }

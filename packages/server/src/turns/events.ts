@@ -25,15 +25,27 @@ export async function appendEvent(
   messageId: string | null,
   type: ConversationEventType,
   data: Record<string, unknown>,
+  /** Also wake idle workers (a message was queued): in the same statement, one round trip. */
+  options: { wakeWorkers?: boolean } = {},
 ): Promise<number> {
   const { rows } = await client.query<{ seq: string }>(
-    `WITH next AS (UPDATE conversations SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq)
-     INSERT INTO conversation_events (conversation_id, seq, message_id, type, data)
-     SELECT $1, last_seq, $2, $3, $4 FROM next
-     RETURNING seq`,
-    [conversationId, messageId, type, JSON.stringify(data)],
+    `WITH next AS (UPDATE conversations SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq),
+          added AS (
+            INSERT INTO conversation_events (conversation_id, seq, message_id, type, data)
+            SELECT $1, last_seq, $2, $3, $4 FROM next
+            RETURNING seq
+          )
+     SELECT seq, pg_notify($5, $1::text), CASE WHEN $6 THEN pg_notify($7, '') END FROM added`,
+    [
+      conversationId,
+      messageId,
+      type,
+      JSON.stringify(data),
+      EVENTS_CHANNEL,
+      options.wakeWorkers === true,
+      WORK_CHANNEL,
+    ],
   );
-  await client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, conversationId]);
   return Number(rows[0]?.seq);
 }
 
