@@ -6,6 +6,7 @@ import type pg from 'pg';
 import pgLib from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/harness.js';
+import { spawnSvc } from '../test/spawn-svc.js';
 import { lockDataDir } from './data-dir.js';
 import { checkEncryptionKey } from './secrets/encryption-key.js';
 
@@ -215,37 +216,17 @@ describe('data dir lock', () => {
 
 describe('embedded PostgreSQL after a crash', () => {
   it('a server killed with SIGKILL (OOM killer, kill -9) can be started again on its data dir', async () => {
-    const { spawn } = await import('node:child_process');
     const { readFile } = await import('node:fs/promises');
-    const root = new URL('../../../', import.meta.url).pathname;
     const dir = await mkdtemp(join(tmpdir(), 'svc-review-crash-'));
     dirs.push(dir);
     const start = () => {
-      const child = spawn(
-        process.execPath,
-        [
-          '--conditions=svc-source',
-          '--import',
-          'tsx',
-          join(root, 'packages/cli/src/bin.ts'),
-          'server',
-          '--port',
-          '0',
-        ],
-        {
-          cwd: root,
-          env: { ...process.env, SVC_DATA_DIR: dir, DATABASE_URL: '' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let output = '';
-      child.stdout.on('data', (c) => (output += c));
-      child.stderr.on('data', (c) => (output += c));
+      const child = spawnSvc(['server', '--port', '0'], { SVC_DATA_DIR: dir, DATABASE_URL: '' });
+      const output = () => child.output();
       const outcome = new Promise<string>((resolve) => {
         const timer = setInterval(() => {
-          if (/listening on/.test(output) || child.exitCode !== null) {
+          if (/listening on/.test(output()) || child.exitCode !== null) {
             clearInterval(timer);
-            resolve(output);
+            resolve(output());
           }
         }, 50);
       });

@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeChatCompletions, startFakeChatCompletions } from '../../test/fakes/chat-completions.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../../test/harness.js';
+import { spawnSvc } from '../../test/spawn-svc.js';
 
 /**
  * `kill -9` of a real `svc worker` process in the middle of a turn, at three points: while the
@@ -11,47 +11,27 @@ import { createTestDatabase, startTestServer, type TestServer } from '../../test
  * the message is answered exactly once, and no event is written twice.
  */
 
-const root = new URL('../../../../', import.meta.url).pathname;
 const key = randomBytes(32);
 const LEASE_MS = 1500;
 let fake: FakeChatCompletions;
 let server: TestServer;
 let databaseUrl: string;
 const workers: ChildProcess[] = [];
-let stderr = '';
 
 function startWorker(): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=svc-source',
-      '--import',
-      'tsx',
-      join(root, 'packages/cli/src/bin.ts'),
-      'worker',
-      '--concurrency',
-      '2',
-    ],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        SVC_ENCRYPTION_KEY: key.toString('hex'),
-        SVC_PROVIDER_OPENAI_BASE_URL: fake.url,
-        SVC_TURN_LEASE_MS: String(LEASE_MS),
-        SVC_LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  // Drained, so that a chatty worker never blocks on a full pipe; kept for a failing test's message.
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
+  const child = spawnSvc(['worker', '--concurrency', '2'], {
+    DATABASE_URL: databaseUrl,
+    SVC_ENCRYPTION_KEY: key.toString('hex'),
+    SVC_PROVIDER_OPENAI_BASE_URL: fake.url,
+    SVC_TURN_LEASE_MS: String(LEASE_MS),
+    SVC_LOG_LEVEL: 'warn',
   });
   workers.push(child);
   return child;
 }
+
+/** What the workers printed, for a failing test's message. */
+const stderr = () => workers.map((w) => (w as ReturnType<typeof spawnSvc>).output()).join('\n');
 
 async function until<T>(
   what: string,
@@ -62,7 +42,8 @@ async function until<T>(
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the workers said:\n${stderr}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; the workers said:\n${stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

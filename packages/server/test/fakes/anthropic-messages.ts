@@ -1,6 +1,5 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll } from 'vitest';
+import type { IncomingHttpHeaders } from 'node:http';
+import { startFakeApi } from './http.js';
 
 export interface AnthropicRequest {
   headers: IncomingHttpHeaders;
@@ -33,57 +32,48 @@ export async function startFakeAnthropicMessages(): Promise<FakeAnthropicMessage
     requests: [],
     answer: (request) => ({ text: `Bonjour from ${request.body.model}` }),
   };
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (req.method !== 'POST' || !req.url?.endsWith('/messages')) {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end('{"type":"error","error":{"type":"not_found_error","message":"not found"}}');
-      return;
-    }
-    const recorded: AnthropicRequest = {
-      headers: req.headers,
-      body: JSON.parse(Buffer.concat(chunks).toString()),
-    };
-    fake.requests.push(recorded);
-    const answer = fake.answer(recorded);
-    if (answer.status) {
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'fake failure' } }),
-      );
-      return;
-    }
-    const send = (event: string, data: Record<string, unknown>) =>
-      res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const text = answer.text ?? '';
-    send('message_start', {
-      message: {
-        id: `msg_${fake.requests.length}`,
-        type: 'message',
-        role: 'assistant',
-        model: recorded.body.model,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 21, output_tokens: 1 },
-      },
-    });
-    send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
-    for (const piece of text.split(/(?<= )/)) {
-      send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: piece } });
-    }
-    send('content_block_stop', { index: 0 });
-    send('message_delta', {
-      delta: { stop_reason: 'end_turn', stop_sequence: null },
-      usage: { output_tokens: text.split(' ').length },
-    });
-    send('message_stop', {});
-    res.end();
+  const origin = await startFakeApi<AnthropicRequest['body']>({
+    path: '/messages',
+    notFound: '{"type":"error","error":{"type":"not_found_error","message":"not found"}}',
+    handle: (recorded, res) => {
+      fake.requests.push(recorded);
+      const answer = fake.answer(recorded);
+      if (answer.status) {
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'fake failure' } }),
+        );
+        return;
+      }
+      const send = (event: string, data: Record<string, unknown>) =>
+        res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const text = answer.text ?? '';
+      send('message_start', {
+        message: {
+          id: `msg_${fake.requests.length}`,
+          type: 'message',
+          role: 'assistant',
+          model: recorded.body.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 21, output_tokens: 1 },
+        },
+      });
+      send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+      for (const piece of text.split(/(?<= )/)) {
+        send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: piece } });
+      }
+      send('content_block_stop', { index: 0 });
+      send('message_delta', {
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: text.split(' ').length },
+      });
+      send('message_stop', {});
+      res.end();
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  fake.url = `${origin}/v1`;
   return fake;
 }

@@ -1,6 +1,5 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll } from 'vitest';
+import type { IncomingHttpHeaders } from 'node:http';
+import { startFakeApi } from './http.js';
 
 /** What the fake does with one request: stream `text` in `chunks`, or fail with `status`. */
 export interface FakeAnswer {
@@ -47,66 +46,58 @@ export async function startFakeChatCompletions(): Promise<FakeChatCompletions> {
     requests: [],
     answer: (request) => ({ text: `Hello from ${request.body.model}` }),
   };
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
-      return;
-    }
-    const recorded: RecordedRequest = {
-      headers: req.headers,
-      body: JSON.parse(Buffer.concat(chunks).toString()),
-    };
-    fake.requests.push(recorded);
-    const answer = fake.answer(recorded);
-    if (answer.status) {
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          error: { message: `fake failure ${answer.status}`, type: 'server_error', code: null },
-        }),
-      );
-      return;
-    }
-    const id = `chatcmpl-${fake.requests.length}`;
-    const created = Math.floor(Date.now() / 1000);
-    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: recorded.body.model, choices, ...extra })}\n\n`;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const pause = () => new Promise((resolve) => setTimeout(resolve, answer.delayMs ?? 0));
-    res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
-    if (answer.toolCalls) {
-      for (const [index, call] of answer.toolCalls.entries()) {
-        const start = {
-          index,
-          id: `call_${fake.requests.length}_${index}`,
-          type: 'function',
-          function: { name: call.name, arguments: '' },
-        };
-        res.write(chunk([{ index: 0, delta: { tool_calls: [start] }, finish_reason: null }]));
-        const args = { index, function: { arguments: JSON.stringify(call.arguments) } };
-        res.write(chunk([{ index: 0, delta: { tool_calls: [args] }, finish_reason: null }]));
+  const origin = await startFakeApi<RecordedRequest['body']>({
+    path: '/chat/completions',
+    notFound: '{"error":{"message":"not found"}}',
+    handle: async (recorded, res) => {
+      fake.requests.push(recorded);
+      const answer = fake.answer(recorded);
+      if (answer.status) {
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            error: { message: `fake failure ${answer.status}`, type: 'server_error', code: null },
+          }),
+        );
+        return;
       }
-      res.write(chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]));
+      const id = `chatcmpl-${fake.requests.length}`;
+      const created = Math.floor(Date.now() / 1000);
+      const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: recorded.body.model, choices, ...extra })}\n\n`;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const pause = () => new Promise((resolve) => setTimeout(resolve, answer.delayMs ?? 0));
+      res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
+      if (answer.toolCalls) {
+        for (const [index, call] of answer.toolCalls.entries()) {
+          const start = {
+            index,
+            id: `call_${fake.requests.length}_${index}`,
+            type: 'function',
+            function: { name: call.name, arguments: '' },
+          };
+          res.write(chunk([{ index: 0, delta: { tool_calls: [start] }, finish_reason: null }]));
+          const args = { index, function: { arguments: JSON.stringify(call.arguments) } };
+          res.write(chunk([{ index: 0, delta: { tool_calls: [args] }, finish_reason: null }]));
+        }
+        res.write(chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]));
+        res.end('data: [DONE]\n\n');
+        return;
+      }
+      const text = answer.text ?? '';
+      for (const piece of answer.chunks ?? text.split(/(?<= )/)) {
+        await pause();
+        if (res.destroyed) return;
+        res.write(chunk([{ index: 0, delta: { content: piece }, finish_reason: null }]));
+      }
+      res.write(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]));
+      const usage = answer.usage ?? { prompt_tokens: 12, completion_tokens: text.split(' ').length };
+      res.write(
+        chunk([], { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }),
+      );
       res.end('data: [DONE]\n\n');
-      return;
-    }
-    const text = answer.text ?? '';
-    for (const piece of answer.chunks ?? text.split(/(?<= )/)) {
-      await pause();
-      if (res.destroyed) return;
-      res.write(chunk([{ index: 0, delta: { content: piece }, finish_reason: null }]));
-    }
-    res.write(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]));
-    const usage = answer.usage ?? { prompt_tokens: 12, completion_tokens: text.split(' ').length };
-    res.write(
-      chunk([], { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }),
-    );
-    res.end('data: [DONE]\n\n');
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  fake.url = `${origin}/v1`;
   return fake;
 }
