@@ -1,9 +1,11 @@
 import type { AgentConfig } from '@svc/core';
 import type { ModelMessage, UserContent } from 'ai';
 import type { Pool } from 'pg';
+import { type Item, itemTokens, messagesOfItems } from './items.js';
 
-/** A rough token count (4 characters a token): enough to keep a prompt inside a context window. */
-export const estimateTokens = (text: string) => Math.ceil(text.length / 4) + 4;
+export { estimateTokens } from './items.js';
+
+const HISTORY_ROWS = 4000;
 
 /** The system prompt: who the agent is, then its three files, each under its own heading. */
 export function systemPrompt(agent: {
@@ -20,28 +22,37 @@ export function systemPrompt(agent: {
 }
 
 /**
- * The conversation so far, newest items first until `budgetTokens` is spent, then put back in
- * order. What does not fit is left out whole, oldest first; the current message always goes in.
+ * The conversation so far, as the model's messages: whole turns (a message's user text, its tool
+ * calls and results, and the reply), newest first until `budgetTokens` is spent, then put back in
+ * order. A turn that does not fit is left out whole, with every turn before it, so that a call is
+ * never separated from its result; the current message is not part of it and always goes in.
  */
 export async function history(
   pool: Pool,
   conversationId: string,
   budgetTokens: number,
+  toolNames: ReadonlySet<string>,
 ): Promise<ModelMessage[]> {
-  const { rows } = await pool.query<{ kind: 'user' | 'assistant'; content: { text: string } }>(
-    `SELECT kind, content FROM conversation_items
-      WHERE conversation_id = $1 AND kind IN ('user', 'assistant')
-      ORDER BY position DESC LIMIT 2000`,
-    [conversationId],
+  const { rows } = await pool.query<Item & { message_id: string }>(
+    `SELECT message_id, kind, content FROM conversation_items
+      WHERE conversation_id = $1 ORDER BY position DESC LIMIT $2`,
+    [conversationId, HISTORY_ROWS],
   );
-  const kept: ModelMessage[] = [];
+  const kept: Item[] = [];
   let spent = 0;
-  for (const row of rows) {
-    spent += estimateTokens(row.content.text);
+  let turn: Item[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as Item & { message_id: string };
+    turn.push({ kind: row.kind, content: row.content } as Item);
+    spent += itemTokens(row);
+    if (rows[i + 1]?.message_id === row.message_id) continue;
+    // The oldest turn read may have been cut by the limit: only whole turns go in.
+    if (i === HISTORY_ROWS - 1) break;
     if (spent > budgetTokens) break;
-    kept.push({ role: row.kind, content: row.content.text });
+    kept.push(...turn);
+    turn = [];
   }
-  return kept.reverse();
+  return messagesOfItems(kept.reverse(), toolNames);
 }
 
 const TEXT_TYPES = /^(text\/|application\/(json|xml|yaml|x-yaml|csv|javascript|x-ndjson))/;

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { TurnState } from './approvals.js';
+import type { Item } from './items.js';
 import { appendEvent, WORK_CHANNEL } from './events.js';
 
 /** A message a worker holds: `leaseToken` fences every write it makes. */
@@ -132,7 +133,14 @@ export async function whileLeased<T>(
 export async function completeTurn(
   pool: Pool,
   turn: ClaimedTurn,
-  answer: { reply: string; model: string; usage: Record<string, number | null>; firstTokenAt: Date | null },
+  answer: {
+    reply: string;
+    model: string;
+    usage: Record<string, number | null>;
+    firstTokenAt: Date | null;
+    /** The turn's tool calls and results, kept in the history between its message and its reply. */
+    toolItems: Item[];
+  },
 ): Promise<void> {
   await whileLeased(pool, turn, async (client) => {
     const { rows } = await client.query<{ completed_at: Date }>(
@@ -141,15 +149,17 @@ export async function completeTurn(
         WHERE id = $1 RETURNING completed_at`,
       [turn.id, answer.reply, answer.model, JSON.stringify(answer.usage), answer.firstTokenAt],
     );
+    const items: Item[] = [
+      { kind: 'user', content: { text: turn.content } },
+      ...answer.toolItems,
+      { kind: 'assistant', content: { text: answer.reply } },
+    ];
+    // Positions are taken in the order the items are selected, which is theirs.
     await client.query(
       `INSERT INTO conversation_items (conversation_id, message_id, kind, content)
-       VALUES ($1, $2, 'user', $3), ($1, $2, 'assistant', $4)`,
-      [
-        turn.conversationId,
-        turn.id,
-        JSON.stringify({ text: turn.content }),
-        JSON.stringify({ text: answer.reply }),
-      ],
+       SELECT $1, $2, item->>'kind', item->'content'
+         FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS i(item, n) ORDER BY n`,
+      [turn.conversationId, turn.id, JSON.stringify(items)],
     );
     await appendEvent(client, turn.conversationId, turn.id, 'reply.completed', {
       messageId: turn.id,

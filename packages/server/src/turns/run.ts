@@ -11,6 +11,7 @@ import { type ApprovalRequest, type Decision, decisionsOf, pauseTurn } from './a
 import { appendEvent } from './events.js';
 import { createOutputGuard, type OutputGuard } from './guardrails.js';
 import type { TurnMetrics } from './metrics.js';
+import { toolItemsOfTurn } from './items.js';
 import { estimateTokens, history, systemPrompt, userContent } from './prompt.js';
 import { type ClaimedTurn, completeTurn, failTurn, type TurnProblem, whileLeased } from './queue.js';
 import { type TurnTools, toolsForTurn } from './tools.js';
@@ -66,7 +67,13 @@ function approvalAnswers(decisions: Decision[]): ModelMessage {
 
 /** What one model did: its reply, or why it gave none before streaming any text. */
 type Attempt =
-  | { ok: true; reply: string; usage: Record<string, number | null>; firstTokenAt: Date | null }
+  | {
+      ok: true;
+      reply: string;
+      usage: Record<string, number | null>;
+      firstTokenAt: Date | null;
+      responseMessages: ModelMessage[];
+    }
   | { ok: 'paused'; requests: ApprovalRequest[]; responseMessages: ModelMessage[]; text: string }
   | { ok: false; problem: TurnProblem; streamed: boolean };
 
@@ -157,7 +164,12 @@ async function answer(
   const messages: ModelMessage[] = state
     ? [...state.messages, approvalAnswers(await decisionsOf(pool, turn.id))]
     : [
-        ...(await history(pool, turn.conversationId, Math.max(0, budget))),
+        ...(await history(
+          pool,
+          turn.conversationId,
+          Math.max(0, budget),
+          new Set(agentTools.map((t) => t.modelName)),
+        )),
         { role: 'user' as const, content: await userContent(pool, turn) },
       ];
   const tried = state
@@ -222,7 +234,12 @@ async function answer(
       return;
     }
     if (attempt.ok) {
-      await completeTurn(pool, turn, { ...attempt, reply: (state?.text ?? '') + attempt.reply, model: name });
+      await completeTurn(pool, turn, {
+        ...attempt,
+        reply: (state?.text ?? '') + attempt.reply,
+        model: name,
+        toolItems: toolItemsOfTurn([...messages, ...attempt.responseMessages]),
+      });
       deps.metrics?.ended('completed', seconds(), {
         model: name,
         usage: attempt.usage,
@@ -335,7 +352,10 @@ async function streamAttempt(
   if (requests.length > 0) {
     return { ok: 'paused', requests, responseMessages: (await result.response).messages, text: end.reply };
   }
-  return { ok: true, reply: end.reply, usage, firstTokenAt };
+  // Stopped by the output bound, the response is cut short: its tool calls are in the messages
+  // the SDK has so far, and a call left without its result is not kept (items.ts).
+  const responseMessages = guard.full ? [] : (await result.response).messages;
+  return { ok: true, reply: end.reply, usage, firstTokenAt, responseMessages };
 }
 
 /** What a provider's failure says, without anything of the request (its key is in a header). */

@@ -86,6 +86,42 @@ describe('MCP tools over streamable HTTP', () => {
     }
   });
 
+  it('stay in the history: the next turn sees the call and its result, told as text once the tool is gone', async () => {
+    await agentWithTools('recaller', { mcpServers: kit() });
+    fake.answer = (request) =>
+      lastMessage(request)?.role === 'tool'
+        ? { text: 'It is 5.' }
+        : lastMessage(request)?.content === 'What is 2 + 3?'
+          ? { toolCalls: [{ name: 'kit__add', arguments: { a: 2, b: 3 } }] }
+          : { text: 'noted' };
+    try {
+      expect((await send('recaller', 'What is 2 + 3?')).body.status).toBe('completed');
+      const before = fake.requests.length;
+      expect((await send('recaller', 'And how did you get it?')).body.status).toBe('completed');
+      const messages = fake.requests[before]?.body.messages ?? [];
+      const roles = messages.map((m) => m.role);
+      expect(roles).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
+      const call = (messages[2] as any).tool_calls?.[0];
+      expect(call).toMatchObject({ function: { name: 'kit__add' } });
+      expect(JSON.parse(call.function.arguments)).toEqual({ a: 2, b: 3 });
+      expect(messages[3]).toMatchObject({ tool_call_id: call.id });
+      expect(String(messages[3]?.content)).toContain('5');
+      expect(messages[4]).toMatchObject({ content: 'It is 5.' });
+
+      // Without the MCP server, the call is told as text: a provider refuses calls to unknown tools.
+      await server.call('PATCH', '/api/default/agents/recaller/config', { body: { mcpServers: {} } });
+      const later = fake.requests.length;
+      expect((await send('recaller', 'Still there?')).body.status).toBe('completed');
+      const plain = fake.requests[later]?.body.messages ?? [];
+      expect(plain.some((m) => m.role === 'tool' || (m as any).tool_calls)).toBe(false);
+      expect(plain.map((m) => String(m.content)).join('\n')).toMatch(
+        /\[tool kit__add was called earlier and answered: .*5/,
+      );
+    } finally {
+      fake.answer = (request) => ({ text: `Hello from ${request.body.model}` });
+    }
+  });
+
   it('follow toolsConfig allowed and denied', async () => {
     await agentWithTools('picky', {
       mcpServers: kit(),
