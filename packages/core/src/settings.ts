@@ -187,6 +187,8 @@ export const mcpServerSchema = z
         client_id: z.string().min(1).max(1000),
         client_secret: z.string().max(1000).optional(),
         scopes: z.array(z.string().max(200)).max(100).optional(),
+        // The authorization server the credentials may go to; by default the MCP server's origin.
+        issuer: httpUrl.optional(),
       })
       .optional(),
   })

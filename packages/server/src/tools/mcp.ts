@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DeploymentEgress } from '../egress/deployment.js';
 import type { OrgRef } from '../http/types.js';
 import type { SecretResolver } from '../secrets/resolve.js';
+import { McpRefusedError, oauthClientOf } from './mcp-oauth.js';
 import { toolAllowed } from './policy.js';
 
 type McpServer = NonNullable<AgentConfig['mcpServers']>[string];
@@ -62,9 +63,11 @@ export async function connectMcpTools(deps: {
   for (const [id, server] of Object.entries(config.mcpServers ?? {})) {
     try {
       const client = new Client({ name: 'svc', version: '0.1.0' });
-      await client.connect(await transportOf(server, deps));
+      const { transport, connected } = await transportOf(server, deps);
+      await client.connect(transport);
       clients.push(client);
       const listed = await client.listTools();
+      connected();
       for (const remote of listed.tools) {
         const name = `${id}.${remote.name}`;
         if (!toolAllowed(name, config.toolsConfig)) continue;
@@ -88,9 +91,16 @@ export async function connectMcpTools(deps: {
         });
       }
     } catch (error) {
-      // The name and code only: a remote server's answer could echo what we sent it (its headers).
+      // Our own reasons in full; of a remote failure, the name and code only: a remote server's
+      // answer could echo what we sent it (its headers).
       const { name, code } = error as { name?: string; code?: unknown };
-      problems.push(`MCP server "${id}": ${name ?? 'Error'}${code === undefined ? '' : ` ${String(code)}`}`);
+      problems.push(
+        `MCP server "${id}": ${
+          error instanceof McpRefusedError
+            ? error.message
+            : `${name ?? 'Error'}${code === undefined ? '' : ` ${String(code)}`}`
+        }`,
+      );
     }
   }
   return {
@@ -105,28 +115,35 @@ export async function connectMcpTools(deps: {
 async function transportOf(
   server: McpServer,
   deps: Parameters<typeof connectMcpTools>[0],
-): Promise<Transport> {
+): Promise<{ transport: Transport; connected(): void }> {
   const headers = server.headers ? await deps.secrets.resolve(deps.org, server.headers) : {};
   if (server.url) {
     const host = new URL(server.url).hostname.replace(/^\[|\]$/g, '');
     if (!hostAllowed(host, deps.config.networkConfig)) {
-      throw new Error(`${host} is outside the agent's networkConfig`);
+      throw new McpRefusedError(`${host} is outside the agent's networkConfig`);
     }
-    return new StreamableHTTPClientTransport(new URL(server.url), {
+    const oauth = server.oauth
+      ? oauthClientOf(server.url, await deps.secrets.resolve(deps.org, server.oauth))
+      : undefined;
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: { headers },
+      // The token requests go through it too: an authorization server is an org-written address.
       fetch: deps.egress.fetch,
+      ...(oauth ? { authProvider: oauth.provider } : {}),
     });
+    return { transport, connected: () => oauth?.keep() };
   }
   const command = server.command as string;
   // Checked again at each turn: the setting may predate the deployment's current list.
   if (!deps.egress.mcpCommands.includes(command)) {
-    throw new Error(`"${command}" is not in SVC_MCP_COMMANDS on this server`);
+    throw new McpRefusedError(`"${command}" is not in SVC_MCP_COMMANDS on this server`);
   }
   const env = server.env ? await deps.secrets.resolve(deps.org, server.env) : undefined;
-  return new StdioClientTransport({
+  const transport = new StdioClientTransport({
     command,
     args: server.args ?? [],
     env: stdioEnvironment(env),
     stderr: 'ignore',
   });
+  return { transport, connected: () => {} };
 }

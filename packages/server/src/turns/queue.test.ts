@@ -62,9 +62,21 @@ describe('the turn queue', () => {
     expect(fresh.leaseToken).toBe(stale.leaseToken + 1);
     expect(await extendLease(server.pool, stale, 60_000)).toBe(false);
     await expect(
-      completeTurn(server.pool, stale, { reply: 'stale', model: 'm/x', usage: {}, firstTokenAt: null, toolItems: [] }),
+      completeTurn(server.pool, stale, {
+        reply: 'stale',
+        model: 'm/x',
+        usage: {},
+        firstTokenAt: null,
+        toolItems: [],
+      }),
     ).rejects.toBeInstanceOf(LeaseLostError);
-    await completeTurn(server.pool, fresh, { reply: 'fresh', model: 'm/x', usage: {}, firstTokenAt: null, toolItems: [] });
+    await completeTurn(server.pool, fresh, {
+      reply: 'fresh',
+      model: 'm/x',
+      usage: {},
+      firstTokenAt: null,
+      toolItems: [],
+    });
     expect(await row(id)).toMatchObject({ status: 'completed', reply: 'fresh', attempts: 2 });
     const completed = await server.pool.query(
       "SELECT 1 FROM conversation_events WHERE message_id = $1 AND type = 'reply.completed'",
@@ -104,7 +116,13 @@ describe('the turn queue', () => {
     const taken = await claim(first.body.id, 60_000);
     // The second waits while the first runs, even for another worker.
     expect(await claimTurn(server.pool, 'other-worker', 60_000)).toBeNull();
-    await completeTurn(server.pool, taken, { reply: 'ok', model: 'm/x', usage: {}, firstTokenAt: null, toolItems: [] });
+    await completeTurn(server.pool, taken, {
+      reply: 'ok',
+      model: 'm/x',
+      usage: {},
+      firstTokenAt: null,
+      toolItems: [],
+    });
     expect((await claim(second.body.id, 60_000)).id).toBe(second.body.id);
   });
 });

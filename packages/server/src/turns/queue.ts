@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { TurnState } from './approvals.js';
-import type { Item } from './items.js';
 import { appendEvent, WORK_CHANNEL } from './events.js';
+import type { Item } from './items.js';
 
 /** A message a worker holds: `leaseToken` fences every write it makes. */
 export interface ClaimedTurn {

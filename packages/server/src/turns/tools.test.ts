@@ -179,3 +179,77 @@ describe('MCP tools over stdio', () => {
     }
   });
 });
+
+describe('MCP tools behind OAuth', () => {
+  it('get a client_credentials token with the org secret, reuse it, and never show the secret', async () => {
+    const secured = await startFakeMcpHttp({
+      oauth: { clientId: 'svc-client', clientSecret: 'oauth-secret-value' },
+    });
+    expect(
+      (
+        await server.call('PUT', '/api/default/secrets/MCP_CLIENT_SECRET', {
+          body: { value: 'oauth-secret-value' },
+        })
+      ).status,
+    ).toBe(201);
+    await agentWithTools('guarded', {
+      mcpServers: {
+        secured: {
+          url: secured.url,
+          oauth: { client_id: 'svc-client', client_secret: '${MCP_CLIENT_SECRET}', scopes: ['tools:read'] },
+        },
+      },
+    });
+    fake.answer = (request) =>
+      lastMessage(request)?.role === 'tool'
+        ? { text: `Got ${String(lastMessage(request)?.content)}` }
+        : { toolCalls: [{ name: 'secured__add', arguments: { a: 20, b: 22 } }] };
+    try {
+      const first = await send('guarded', 'add please');
+      expect(first.body).toMatchObject({ status: 'completed', reply: expect.stringContaining('42') });
+      expect(secured.tokenRequests).toEqual([
+        { grantType: 'client_credentials', scope: 'tools:read', clientId: 'svc-client' },
+      ]);
+      expect(secured.calls.at(-1)?.headers.authorization).toBe('Bearer fake-mcp-access-token');
+      // The next turn reuses the token.
+      expect((await send('guarded', 'again')).body.status).toBe('completed');
+      expect(secured.tokenRequests).toHaveLength(1);
+      expect(secured.calls).toHaveLength(2);
+      const events = await eventsOf(first.body.id);
+      expect(JSON.stringify([events, first.body])).not.toContain('oauth-secret-value');
+    } finally {
+      fake.answer = (request) => ({ text: `Hello from ${request.body.model}` });
+    }
+  });
+
+  it('leave the server out of the turn when the client is refused, and the turn still answers', async () => {
+    const secured = await startFakeMcpHttp({
+      oauth: { clientId: 'svc-client', clientSecret: 'the-right-one' },
+    });
+    await agentWithTools('refused', {
+      mcpServers: {
+        secured: { url: secured.url, oauth: { client_id: 'svc-client', client_secret: 'wrong' } },
+      },
+    });
+    const before = fake.requests.length;
+    const res = await send('refused', 'hello');
+    expect(res.body.status).toBe('completed');
+    expect(offered(fake.requests[before])).toEqual([]);
+    expect(secured.tokenRequests).toHaveLength(1);
+    expect(secured.calls).toHaveLength(0);
+  });
+
+  it('send the credentials to no authorization server but the issuer (by default the MCP server origin)', async () => {
+    const secured = await startFakeMcpHttp({ oauth: { clientId: 'svc-client', clientSecret: 's3cret' } });
+    await agentWithTools('elsewhere', {
+      mcpServers: {
+        secured: {
+          url: secured.url,
+          oauth: { client_id: 'svc-client', client_secret: 's3cret', issuer: 'https://auth.example.com' },
+        },
+      },
+    });
+    expect((await send('elsewhere', 'hello')).body.status).toBe('completed');
+    expect(secured.tokenRequests).toHaveLength(0);
+  });
+});
