@@ -1,73 +1,135 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeChatCompletions, startFakeChatCompletions } from '../../test/fakes/chat-completions.js';
-import { createTestDatabase, startTestServer, type TestServer } from '../../test/harness.js';
+import { ADMIN_PASSWORD, createDataDir, createTestDatabase } from '../../test/harness.js';
+import { spawnSvc } from '../../test/spawn-svc.js';
 
 /**
- * Two replicas on one database, each with its own workers: every message is answered exactly once
- * and in order within its conversation, and a stream read from one replica shows turns that the
- * other's workers ran.
+ * The deployment of the docs, for real: two `svc server` processes (A with its own workers, B
+ * with none) and two `svc worker` processes on one database. Every message is answered exactly
+ * once and in order within its conversation; a stream read from B shows turns that other
+ * processes ran; a client that reconnects to the other replica with `Last-Event-ID` misses nothing
+ * and gets nothing twice.
  */
 
+const key = randomBytes(32).toString('hex');
 let fake: FakeChatCompletions;
-let a: TestServer;
-let b: TestServer;
-/** A replica with no workers: whatever it streams, another process's worker ran. */
-let c: TestServer;
+let databaseUrl: string;
+let pool: pg.Pool;
+const processes: ReturnType<typeof spawnSvc>[] = [];
+let a: string;
+let b: string;
+
+const said = () => processes.map((p) => p.output()).join('\n');
+
+async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; the processes said:\n${said()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function start(args: string[]): Promise<ReturnType<typeof spawnSvc>> {
+  const child = spawnSvc(args, {
+    DATABASE_URL: databaseUrl,
+    SVC_DATA_DIR: await createDataDir(),
+    SVC_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    SVC_ENCRYPTION_KEY: key,
+    SVC_PROVIDER_OPENAI_BASE_URL: fake.url,
+    SVC_EGRESS_ALLOW: '127.0.0.1',
+    SVC_MESSAGES_RATE_LIMIT: 'off',
+    SVC_LOG_LEVEL: 'warn',
+  });
+  processes.push(child);
+  return child;
+}
+
+async function startServer(args: string[]): Promise<string> {
+  const child = await start(['server', '--port', '0', '--host', '127.0.0.1', ...args]);
+  return until(
+    `svc server ${args.join(' ')}`,
+    async () => /listening on (http:\/\/\S+)/.exec(child.output())?.[1],
+  );
+}
+
+async function call(base: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_PASSWORD}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
 
 beforeAll(async () => {
   fake = await startFakeChatCompletions();
   fake.answer = (request) => ({ text: `re: ${String(request.body.messages.at(-1)?.content)}` });
-  const databaseUrl = await createTestDatabase();
-  const common = {
-    databaseUrl,
-    secretEnv: { SVC_PROVIDER_OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-replicas' },
-    messageRateLimit: null,
-    streamTimings: { pollMs: 200 },
-  };
-  a = await startTestServer({ ...common, workers: { concurrency: 4 } });
-  b = await startTestServer({ ...common, workers: { concurrency: 4 } });
-  c = await startTestServer(common);
-  await a.call('POST', '/api/default/agents', {
-    body: { agentId: 'many', name: 'Many', providers: [{ key: 'openai', secret_ref: '$OPENAI_API_KEY' }] },
+  databaseUrl = await createTestDatabase();
+  pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  // A first, alone: it brings the schema up.
+  a = await startServer(['--concurrency', '2']);
+  [b] = await Promise.all([
+    startServer(['--no-workers']),
+    start(['worker', '--concurrency', '2']),
+    start(['worker', '--concurrency', '2']),
+  ]);
+  expect((await call(a, 'PUT', '/api/default/secrets/OPENAI_API_KEY', { value: 'sk-replicas' })).status).toBe(
+    201,
+  );
+  const agent = await call(a, 'POST', '/api/default/agents', {
+    agentId: 'many',
+    name: 'Many',
+    providers: [{ key: 'openai', secret_ref: '$OPENAI_API_KEY' }],
   });
-}, 60_000);
+  expect(agent.status).toBe(201);
+}, 120_000);
 
-describe('two replicas', () => {
+afterAll(async () => {
+  for (const child of processes) if (child.exitCode === null) child.kill('SIGKILL');
+  await pool?.end();
+});
+
+describe('two servers and two workers, each a process of its own', () => {
   it('answer 200 messages over 20 conversations exactly once each, in order within each', async () => {
-    const sent: { id: string; channel: string; content: string }[] = [];
-    // Sent through both replicas, interleaved across conversations.
+    // Sent through both servers, interleaved across conversations.
     for (let i = 0; i < 10; i++) {
       await Promise.all(
         Array.from({ length: 20 }, async (_, c) => {
-          const channel = `c${c}`;
-          const content = `${channel}-m${i}`;
-          const res = await (c % 2 ? a : b).call('POST', '/api/v1/agents/many/messages', {
-            body: { platform: 'api', content, channel },
+          const res = await call(c % 2 ? a : b, 'POST', '/api/v1/agents/many/messages', {
+            platform: 'api',
+            content: `c${c}-m${i}`,
+            channel: `c${c}`,
           });
           expect(res.status).toBe(202);
-          sent.push({ id: res.body.id, channel, content });
         }),
       );
     }
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const { rows } = await a.pool.query<{ n: string }>(
+    await until('200 answers', async () => {
+      const { rows } = await pool.query<{ n: string }>(
         "SELECT count(*) AS n FROM messages WHERE agent_id = 'many' AND status = 'completed'",
       );
-      if (Number(rows[0]?.n) === 200) break;
-      if (Date.now() > deadline) throw new Error(`only ${rows[0]?.n} of 200 answered`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      return Number(rows[0]?.n) === 200;
+    });
     // Exactly once: one model call and one reply.completed per message.
     const asked = fake.requests.map((r) => String(r.body.messages.at(-1)?.content));
     expect(asked).toHaveLength(200);
     expect(new Set(asked).size).toBe(200);
-    const { rows: completed } = await a.pool.query<{ message_id: string }>(
+    const { rows: completed } = await pool.query(
       "SELECT message_id FROM conversation_events WHERE type = 'reply.completed'",
     );
     expect(completed).toHaveLength(200);
+    // The turns were spread over the processes that run workers (A and the two workers).
+    const { rows: holders } = await pool.query<{ pid: string }>(
+      "SELECT DISTINCT split_part(claimed_by, ':', 2) AS pid FROM messages WHERE agent_id = 'many'",
+    );
+    expect(holders.length).toBeGreaterThanOrEqual(2);
     // In order: within a conversation, each turn started after the one before it ended.
-    const { rows } = await a.pool.query<{
+    const { rows } = await pool.query<{
       content: string;
       channel: string;
       started_at: Date;
@@ -89,25 +151,88 @@ describe('two replicas', () => {
     const last = fake.requests.find((r) => r.body.messages.at(-1)?.content === 'c3-m9');
     const seen = last?.body.messages.filter((m) => m.role === 'user').map((m) => m.content);
     expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => `c3-m${i}`));
-  }, 90_000);
+  }, 120_000);
 
-  it('stream from any replica: one without workers shows a turn that another one ran', async () => {
-    const accepted = await c.call('POST', '/api/v1/agents/many/messages', {
-      body: { platform: 'api', content: 'watched', channel: 'watched' },
-    });
-    const controller = new AbortController();
-    const res = await fetch(`${c.url}${accepted.body.links.events}`, {
-      headers: { authorization: `Bearer ${c.options.adminPassword}` },
-      signal: controller.signal,
-    });
-    let text = '';
-    const decoder = new TextDecoder();
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      text += decoder.decode(chunk, { stream: true });
-      if (text.includes('event: reply.completed')) break;
+  it('stream from B, which runs no turns, then resume on A with Last-Event-ID: every event once', async () => {
+    fake.answer = () => ({ chunks: ['one ', 'two ', 'three ', 'four ', 'five'], delayMs: 120 });
+    try {
+      const accepted = await call(b, 'POST', '/api/v1/agents/many/messages', {
+        platform: 'api',
+        content: 'watched',
+        channel: 'watched',
+      });
+      expect(accepted.status).toBe(202);
+      const path = accepted.body.links.events as string;
+      // On B until the first delta, then the connection drops.
+      const first = await readEvents(`${b}${path}`, {}, (events) =>
+        events.some((e) => e.event === 'reply.delta'),
+      );
+      const lastId = first.at(-1)?.id as string;
+      // On A from there, to the end.
+      const rest = await readEvents(`${a}${path}`, { 'last-event-id': lastId }, (events) =>
+        events.some((e) => e.event === 'reply.completed'),
+      );
+      const ids = [...first, ...rest].map((e) => Number(e.id));
+      const { rows } = await pool.query<{ seq: string }>(
+        'SELECT seq FROM conversation_events WHERE conversation_id = $1 ORDER BY seq',
+        [accepted.body.conversationId],
+      );
+      expect(ids).toEqual(rows.map((r) => Number(r.seq)));
+      const text = [...first, ...rest]
+        .filter((e) => e.event === 'reply.delta')
+        .map((e) => JSON.parse(e.data).text)
+        .join('');
+      expect(text).toBe('one two three four five');
+      expect(rest.at(-1)?.data).toContain('"reply":"one two three four five"');
+    } finally {
+      fake.answer = (request) => ({ text: `re: ${String(request.body.messages.at(-1)?.content)}` });
     }
-    controller.abort();
-    expect(text).toContain('event: message.started');
-    expect(text).toContain('"reply":"re: watched"');
-  });
+  }, 60_000);
 });
+
+interface SseEvent {
+  id: string;
+  event: string;
+  data: string;
+}
+
+/** Reads an SSE stream until `enough` says so, then drops the connection. */
+async function readEvents(
+  url: string,
+  headers: Record<string, string>,
+  enough: (events: SseEvent[]) => boolean,
+): Promise<SseEvent[]> {
+  const controller = new AbortController();
+  const res = await fetch(url, {
+    headers: { authorization: `Bearer ${ADMIN_PASSWORD}`, ...headers },
+    signal: controller.signal,
+  });
+  expect(res.status).toBe(200);
+  const events: SseEvent[] = [];
+  let buffer = '';
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end = buffer.indexOf('\n\n');
+    while (end >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const field = (name: string) => fieldOf(block, name);
+      if (field('id')) events.push({ id: field('id'), event: field('event'), data: field('data') });
+      end = buffer.indexOf('\n\n');
+    }
+    if (enough(events)) break;
+  }
+  controller.abort();
+  return events;
+}
+
+function fieldOf(block: string, name: string): string {
+  return (
+    block
+      .split('\n')
+      .find((line) => line.startsWith(`${name}:`))
+      ?.slice(name.length + 1)
+      .trimStart() ?? ''
+  );
+}
