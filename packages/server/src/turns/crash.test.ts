@@ -2,7 +2,14 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeChatCompletions, startFakeChatCompletions } from '../../test/fakes/chat-completions.js';
-import { createTestDatabase, startTestServer, type TestServer } from '../../test/harness.js';
+import { type FakeMcpHttp, startFakeMcpHttp } from '../../test/fakes/mcp-http.js';
+import {
+  ADMIN_PASSWORD,
+  createDataDir,
+  createTestDatabase,
+  startTestServer,
+  type TestServer,
+} from '../../test/harness.js';
 import { spawnSvc } from '../../test/spawn-svc.js';
 
 /**
@@ -24,6 +31,7 @@ function startWorker(): ChildProcess {
     SVC_ENCRYPTION_KEY: key.toString('hex'),
     SVC_PROVIDER_OPENAI_BASE_URL: fake.url,
     SVC_TURN_LEASE_MS: String(LEASE_MS),
+    SVC_EGRESS_ALLOW: '127.0.0.1',
     SVC_LOG_LEVEL: 'warn',
   });
   workers.push(child);
@@ -158,5 +166,72 @@ describe('kill -9 of the worker running a turn', () => {
     await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 2));
     expect(fake.requests.length - before).toBe(1);
     expect((await events(id)).filter((e) => e.type === 'reply.completed')).toHaveLength(1);
+  }, 60_000);
+});
+
+// Last in the file: it stops the in-process server the tests above share.
+describe('kill -9 of every process while a turn waits for an approval', () => {
+  it('keeps the paused turn: approved through a new server process, a new worker resumes it once', async () => {
+    const mcp: FakeMcpHttp = await startFakeMcpHttp();
+    await server.call('POST', '/api/default/agents', {
+      body: { agentId: 'ops', name: 'Ops', providers: [{ key: 'openai', secret_ref: '$OPENAI_API_KEY' }] },
+    });
+    await server.call('PATCH', '/api/default/agents/ops/config', {
+      body: { mcpServers: { kit: { url: mcp.url } } },
+    });
+    fake.answer = (request) =>
+      request.body.messages.at(-1)?.role === 'tool'
+        ? { text: `done: ${JSON.stringify(request.body.messages.at(-1)?.content)}` }
+        : { toolCalls: [{ name: 'kit__wipe', arguments: { target: 'staging' } }] };
+    const id = (
+      await server.call('POST', '/api/v1/agents/ops/messages', {
+        body: { platform: 'api', content: 'wipe staging', channel: 'paused' },
+      })
+    ).body.id as string;
+    const approvalId = await until('the approval request', async () => {
+      const { rows } = await server.pool.query<{ data: { approvalId: string } }>(
+        "SELECT data FROM conversation_events WHERE message_id = $1 AND type = 'approval.requested'",
+        [id],
+      );
+      return rows[0]?.data.approvalId;
+    });
+    // Every worker process dies, and the server that took the message is gone too.
+    const alive = workers.filter((w) => w.exitCode === null && w.signalCode === null);
+    for (const child of alive) child.kill('SIGKILL');
+    await Promise.all(alive.map((w) => new Promise((resolve) => w.once('exit', resolve))));
+    await server.close();
+    expect(mcp.calls).toHaveLength(0);
+
+    // A new server process, on the same database, takes the decision.
+    const replica = spawnSvc(['server', '--port', '0', '--no-workers'], {
+      DATABASE_URL: databaseUrl,
+      SVC_DATA_DIR: await createDataDir(),
+      SVC_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      SVC_ENCRYPTION_KEY: key.toString('hex'),
+      SVC_LOG_LEVEL: 'warn',
+    });
+    workers.push(replica);
+    const url = await until(
+      'the new server',
+      async () => /listening on (http:\/\/\S+)/.exec(replica.output())?.[1],
+    );
+    const decide = () =>
+      fetch(`${url}/api/v1/agents/ops/approvals/${approvalId}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_PASSWORD}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ decision: 'approve' }),
+      });
+    expect((await decide()).status).toBe(200);
+    expect((await decide()).status).toBe(409);
+    startWorker();
+    const message = await until('the resumed answer', async () => {
+      const res = await fetch(`${url}/api/v1/agents/ops/messages/${id}`, {
+        headers: { authorization: `Bearer ${ADMIN_PASSWORD}` },
+      });
+      const body = (await res.json()) as { status: string; reply: string };
+      return body.status === 'completed' ? body : null;
+    });
+    expect(message.reply).toContain('wiped staging');
+    expect(mcp.calls.map((c) => c.input)).toEqual([{ target: 'staging' }]);
   }, 60_000);
 });
