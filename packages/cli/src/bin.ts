@@ -30,6 +30,12 @@ program
   .command('worker')
   .description("run agent turns only, on the servers' database (DATABASE_URL, SVC_ENCRYPTION_KEY)")
   .option('--concurrency <n>', 'agent turns this process runs at once', parseTurnConcurrency, 4)
+  .addOption(
+    new Option('--metrics-port <port>', 'serve GET /metrics and /healthz on this port (default: none)')
+      .env('SVC_WORKER_METRICS_PORT')
+      .argParser(parsePort),
+  )
+  .option('--metrics-host <host>', 'address for --metrics-port', '127.0.0.1')
   .option(
     '--log-level <level>',
     'fatal, error, warn, info, debug or trace',

@@ -49,7 +49,12 @@ export async function serverCommand(options: ServerOptions): Promise<void> {
  * `svc worker`: agent turns only, on DATABASE_URL. Exit codes: 0 after a clean shutdown (running
  * turns finished or handed back), 1 when it cannot start.
  */
-export async function workerCommand(options: { logLevel: string; concurrency: number }): Promise<void> {
+export async function workerCommand(options: {
+  logLevel: string;
+  concurrency: number;
+  metricsPort?: number;
+  metricsHost?: string;
+}): Promise<void> {
   try {
     stopOnSignal('worker', await startWorker({ ...options, env: process.env }));
   } catch (error) {

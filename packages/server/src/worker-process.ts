@@ -1,26 +1,70 @@
 import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
+import type { Registry } from 'prom-client';
 import { migrate } from './db/migrate.js';
 import { deploymentEgressFromEnv } from './egress/deployment.js';
+import { processRegistry } from './ops/metrics.js';
 import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
 import { createSecretResolver } from './secrets/resolve.js';
 import { positiveInteger } from './server.js';
 import { parseApprovalTtl } from './turns/approvals.js';
+import { createTurnMetrics } from './turns/metrics.js';
 import { DEFAULT_TURN_CONCURRENCY, startTurnWorkers } from './turns/worker.js';
 
 export interface WorkerSettings {
   logLevel: string;
   env: Record<string, string | undefined>;
   concurrency?: number;
+  /** Serves `/metrics` (Prometheus) and `/healthz` there; none when unset. 0 picks a free port. */
+  metricsPort?: number;
+  metricsHost?: string;
   announce?: (line: string) => void;
 }
 
 export interface RunningWorker {
+  /** Where `/metrics` is served, when it is. */
+  metricsUrl?: string;
   /** Stops claiming, lets running turns finish (or hands them back), closes the pool. */
   close(): Promise<void>;
+}
+
+/**
+ * The worker's own small HTTP server: what Prometheus scrapes, and a liveness answer. Everything
+ * else is a 404 problem, as on `svc server`.
+ */
+async function serveMetrics(registry: Registry, port: number, host: string): Promise<Server> {
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://worker').pathname;
+    if (req.method === 'GET' && path === '/metrics') {
+      const text = await registry.metrics();
+      res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
+      res.end(text);
+    } else if (req.method === 'GET' && path === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end('{"status":"ok"}');
+    } else {
+      res.writeHead(404, { 'content-type': 'application/problem+json', 'cache-control': 'no-store' });
+      res.end(
+        JSON.stringify({
+          type: 'about:blank',
+          title: 'Not Found',
+          status: 404,
+          code: 'not_found',
+          detail: 'a svc worker serves GET /metrics and GET /healthz only',
+        }),
+      );
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  return server;
 }
 
 /**
@@ -49,10 +93,15 @@ export async function startWorker(settings: WorkerSettings): Promise<RunningWork
     connectionTimeoutMillis: 10_000,
   });
   pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
+  let metricsServer: Server | undefined;
   try {
     await migrate(pool);
     await checkEncryptionKey(pool, encryptionKey);
     const concurrency = settings.concurrency ?? DEFAULT_TURN_CONCURRENCY;
+    const registry = processRegistry(pool);
+    if (settings.metricsPort !== undefined) {
+      metricsServer = await serveMetrics(registry, settings.metricsPort, settings.metricsHost ?? '127.0.0.1');
+    }
     const workers = await startTurnWorkers({
       pool,
       secrets: createSecretResolver({ pool, encryptionKey, env, policy }),
@@ -62,17 +111,25 @@ export async function startWorker(settings: WorkerSettings): Promise<RunningWork
       leaseMs: positiveInteger('SVC_TURN_LEASE_MS', env.SVC_TURN_LEASE_MS),
       approvalTtlMs: parseApprovalTtl(env.SVC_APPROVAL_TTL),
       egress: deploymentEgressFromEnv(env),
+      metrics: createTurnMetrics(registry),
     });
+    const address = metricsServer?.address() as AddressInfo | undefined;
+    const metricsUrl = address ? `http://${address.address}:${address.port}/metrics` : undefined;
     (settings.announce ?? ((line) => process.stderr.write(`${line}\n`)))(
-      `svc worker running ${concurrency} turns at a time on DATABASE_URL`,
+      `svc worker running ${concurrency} turns at a time on DATABASE_URL` +
+        (metricsUrl ? `; metrics on ${metricsUrl}` : ''),
     );
     return {
+      ...(metricsUrl ? { metricsUrl } : {}),
       async close() {
         await workers.close();
+        metricsServer?.closeAllConnections();
+        await new Promise((resolve) => metricsServer?.close(resolve) ?? resolve(undefined));
         await pool.end();
       },
     };
   } catch (error) {
+    metricsServer?.close();
     await pool.end();
     throw error;
   }

@@ -4,8 +4,7 @@ import type { App } from '../http/types.js';
 
 /** A registry per app, so that several servers in one process (tests, benchmarks) never collide. */
 export function registerMetrics(app: App, pool: Pool): client.Registry {
-  const registry = new client.Registry();
-  client.collectDefaultMetrics({ register: registry });
+  const registry = processRegistry(pool);
   const requests = new client.Counter({
     name: 'svc_http_requests_total',
     help: 'HTTP requests by method, route pattern and status',
@@ -19,6 +18,26 @@ export function registerMetrics(app: App, pool: Pool): client.Registry {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw URL: label values must stay bounded.
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: String(reply.statusCode),
+    };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
+  });
+  return registry;
+}
+
+/**
+ * What every svc process reports, `svc server` and `svc worker` alike: the Node process, its
+ * database pool, and the deployment's turn queue.
+ */
+export function processRegistry(pool: Pool): client.Registry {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
   const poolGauge = (name: string, help: string, read: () => number) =>
     new client.Gauge({
       name,
@@ -52,15 +71,5 @@ export function registerMetrics(app: App, pool: Pool): client.Registry {
     },
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    // The route pattern, never the raw URL: label values must stay bounded.
-    const labels = {
-      method: request.method,
-      route: request.routeOptions.url ?? 'unmatched',
-      status: String(reply.statusCode),
-    };
-    requests.inc(labels);
-    latency.observe(labels, reply.elapsedTime / 1000);
-  });
   return registry;
 }

@@ -75,8 +75,8 @@ beforeAll(async () => {
   a = await startServer(['--concurrency', '2']);
   [b] = await Promise.all([
     startServer(['--no-workers']),
-    start(['worker', '--concurrency', '2']),
-    start(['worker', '--concurrency', '2']),
+    start(['worker', '--concurrency', '2', '--metrics-port', '0']),
+    start(['worker', '--concurrency', '2', '--metrics-port', '0']),
   ]);
   expect((await call(a, 'PUT', '/api/default/secrets/OPENAI_API_KEY', { value: 'sk-replicas' })).status).toBe(
     201,
@@ -128,6 +128,22 @@ describe('two servers and two workers, each a process of its own', () => {
       "SELECT DISTINCT split_part(claimed_by, ':', 2) AS pid FROM messages WHERE agent_id = 'many'",
     );
     expect(holders.length).toBeGreaterThanOrEqual(2);
+    // Each process counts the turns it ran: together, every one of them.
+    const scrapes = [`${a}/metrics`];
+    for (const worker of processes.filter((p) => p.spawnargs.includes('worker'))) {
+      scrapes.push(
+        await until('worker metrics', async () => /metrics on (http:\S+)/.exec(worker.output())?.[1]),
+      );
+    }
+    let counted = 0;
+    for (const url of scrapes) {
+      const text = await (await fetch(url)).text();
+      counted += Number(/^svc_turns_total\{outcome="completed"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+    }
+    expect(counted).toBe(200);
+    const elsewhere = await fetch(String(scrapes[1]).replace('/metrics', '/api/v1/agents'));
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.headers.get('content-type')).toBe('application/problem+json');
     // In order: within a conversation, each turn started after the one before it ended.
     const { rows } = await pool.query<{
       content: string;
