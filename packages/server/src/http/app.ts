@@ -14,6 +14,7 @@ import { operationsRoutes } from '../ops/routes.js';
 import { orgRoutes } from '../orgs/routes.js';
 import { platformRoutes } from '../platforms/routes.js';
 import { secretRoutes } from '../secrets/routes.js';
+import { createAnnouncer } from '../turns/events.js';
 import { createConversationHub } from '../turns/hub.js';
 import { answerClientError, registerErrorHandling } from './errors.js';
 import { registerJsonBody } from './json-body.js';
@@ -129,6 +130,8 @@ export async function buildApp(
   const registry = registerMetrics(app, options.pool);
   const hub = await createConversationHub(options.pool, app.log);
   app.addHook('onClose', () => hub.close());
+  const announcer = createAnnouncer(options.pool, app.log);
+  app.addHook('onClose', () => announcer.close());
   await registerOpenApi(app, options);
 
   await app.register(
@@ -141,7 +144,7 @@ export async function buildApp(
       await typed.register(platformRoutes(options));
       await typed.register(secretRoutes(options));
       await typed.register(memoryRoutes(options));
-      await typed.register(messagingRoutes(options, hub));
+      await typed.register(messagingRoutes(options, hub, announcer));
       await typed.register(conversationRoutes(options, hub));
       await typed.register(approvalRoutes(options));
       await registerDocs(typed, options);

@@ -1,9 +1,15 @@
 import type { AgentConfig, MessageSend } from '@svc/core';
 import type { Pool } from 'pg';
-import { appendEvent } from '../turns/events.js';
+import { type Announcer, appendEvent } from '../turns/events.js';
 import { guardInput } from '../turns/guardrails.js';
 import type { TurnProblem } from '../turns/queue.js';
-import { type RateLimit, takeFromBudget } from './rate-limit.js';
+import {
+  paymentParams,
+  paymentSql,
+  type RateLimit,
+  retryAfterSeconds,
+  takeFromBudget,
+} from './rate-limit.js';
 import type { Upload } from './uploads.js';
 
 export interface MessageRow {
@@ -26,9 +32,11 @@ export interface MessageRow {
   files: { id: string; name: string; contentType: string; size: number }[];
 }
 
-const COLUMNS =
+const BASE_COLUMNS =
   'id, conversation_id, agent_id, status, content, reply, error, model, usage, attempts, request_hash, ' +
-  'created_at, started_at, first_token_at, completed_at, updated_at, ' +
+  'created_at, started_at, first_token_at, completed_at, updated_at';
+const COLUMNS =
+  `${BASE_COLUMNS}, ` +
   `(SELECT coalesce(json_agg(json_build_object('id', f.id, 'name', f.name, 'contentType', f.content_type, 'size', f.size)
             ORDER BY f.position), '[]') FROM message_files f WHERE f.message_id = messages.id) AS files`;
 
@@ -39,47 +47,117 @@ export function conversationKey(body: MessageSend): { channel: string; thread: s
   return { channel: body.channel ?? 'default', thread: '' };
 }
 
-/**
- * Queues a message in one transaction. With an idempotency key, a second request finds the first
- * message instead (`replayed`), even when both arrive at once: the unique index decides. A new
- * message is paid for from the sender's budget in the same transaction: refused, nothing is queued.
- */
-export async function enqueueMessage(
-  pool: Pool,
-  input: {
-    orgId: string;
-    agentId: string;
-    body: MessageSend;
-    idempotencyKey: string | null;
-    requestHash: string;
-    /** Files of a multipart message, stored with it. */
-    files: Upload[];
-    /** The sender's budget, paid only for a message this call queues (never for a replay or a 404). */
-    budget: { limit: RateLimit; key: string } | null;
-  },
-): Promise<
+type EnqueueInput = {
+  orgId: string;
+  agentId: string;
+  body: MessageSend;
+  idempotencyKey: string | null;
+  requestHash: string;
+  /** Files of a multipart message, stored with it. */
+  files: Upload[];
+  /** The sender's budget, paid only for a message this call queues (never for a replay or a 404). */
+  budget: { limit: RateLimit; key: string } | null;
+};
+
+type EnqueueOutcome =
   | { row: MessageRow; replayed: boolean }
   | 'agent_missing'
   | { retryAfterSeconds: number }
-  | { refused: TurnProblem }
-> {
+  | { refused: TurnProblem };
+
+/**
+ * Queues a message: the conversation, the message, its `message.queued` event and the payment
+ * from the sender's budget commit together or not at all (refused by the budget, nothing is
+ * queued). A plain message takes one statement; one with an idempotency key or files takes a
+ * transaction (with a key, a second request finds the first message instead, `replayed`, even
+ * when both arrive at once: the unique index decides). The event is announced after commit.
+ */
+export async function enqueueMessage(
+  pool: Pool,
+  announcer: Announcer,
+  input: EnqueueInput,
+): Promise<EnqueueOutcome> {
+  const agent = await pool.query<{ guardrails: AgentConfig['guardrails'] }>(
+    "SELECT config->'guardrails' AS guardrails FROM agents WHERE org_id = $1 AND agent_id = $2",
+    [input.orgId, input.agentId],
+  );
+  if (agent.rowCount === 0) return 'agent_missing';
+  const guarded = guardInput(input.body.content, agent.rows[0]?.guardrails);
+  if ('refused' in guarded) return { refused: guarded.refused };
+  try {
+    const outcome =
+      input.idempotencyKey || input.files.length > 0
+        ? await enqueueInTransaction(pool, input, guarded.content)
+        : await enqueueInOneStatement(pool, input, guarded.content);
+    if (typeof outcome === 'object' && 'row' in outcome && !outcome.replayed) {
+      announcer.announce(outcome.row.conversation_id, { wakeWorkers: true });
+    }
+    return outcome;
+  } catch (error) {
+    // The agent was deleted since it was read: its foreign key refuses the conversation.
+    if ((error as { code?: string }).code === '23503') return 'agent_missing';
+    throw error;
+  }
+}
+
+/**
+ * The plain message in one statement, which PostgreSQL runs as one transaction. The conversation
+ * is taken (and its row locked) first, with its next event number; clock_timestamp(), not now(),
+ * is read once that row is locked, so the order of created_at is the order in which the messages
+ * of a conversation commit.
+ */
+async function enqueueInOneStatement(
+  pool: Pool,
+  input: EnqueueInput,
+  content: string,
+): Promise<EnqueueOutcome> {
+  const { channel, thread } = conversationKey(input.body);
+  const { rows } = await pool.query<MessageRow>(
+    `WITH payment AS (${paymentSql(7, 8, 9)}),
+     conversation AS (
+       INSERT INTO conversations (org_id, agent_id, platform, channel, thread, last_seq)
+       SELECT $1, $2, $3, $4, $5, 1 WHERE $7::text IS NULL OR EXISTS (SELECT 1 FROM payment)
+       ON CONFLICT (org_id, agent_id, platform, channel, thread)
+         DO UPDATE SET last_seq = conversations.last_seq + 1
+       RETURNING id, last_seq
+     ),
+     message AS (
+       INSERT INTO messages (conversation_id, org_id, agent_id, content, request_hash, created_at)
+       SELECT id, $1, $2, $6, $10, clock_timestamp() FROM conversation
+       RETURNING ${BASE_COLUMNS}, '[]'::json AS files
+     ),
+     event AS (
+       INSERT INTO conversation_events (conversation_id, seq, message_id, type, data)
+       SELECT m.conversation_id, c.last_seq, m.id, 'message.queued',
+              jsonb_build_object('messageId', m.id, 'content', m.content)
+         FROM message m CROSS JOIN conversation c
+     )
+     SELECT * FROM message`,
+    [
+      input.orgId,
+      input.agentId,
+      input.body.platform,
+      channel,
+      thread,
+      content,
+      input.budget?.key ?? null,
+      ...(input.budget ? paymentParams(input.budget.limit) : [0, 0]),
+      input.requestHash,
+    ],
+  );
+  if (rows[0]) return { row: rows[0], replayed: false };
+  const budget = input.budget as NonNullable<EnqueueInput['budget']>;
+  return { retryAfterSeconds: await retryAfterSeconds(pool, budget.limit, budget.key) };
+}
+
+async function enqueueInTransaction(
+  pool: Pool,
+  input: EnqueueInput,
+  content: string,
+): Promise<EnqueueOutcome> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    // KEY SHARE: a concurrent delete of the agent either waits for this message or wins first.
-    const agent = await client.query<{ guardrails: AgentConfig['guardrails'] }>(
-      "SELECT config->'guardrails' AS guardrails FROM agents WHERE org_id = $1 AND agent_id = $2 FOR KEY SHARE",
-      [input.orgId, input.agentId],
-    );
-    if (agent.rowCount === 0) {
-      await client.query('ROLLBACK');
-      return 'agent_missing';
-    }
-    const guarded = guardInput(input.body.content, agent.rows[0]?.guardrails);
-    if ('refused' in guarded) {
-      await client.query('ROLLBACK');
-      return { refused: guarded.refused };
-    }
     if (input.idempotencyKey) {
       // Keys live for 24 hours; an older use frees the key for a new message.
       await client.query(
@@ -89,9 +167,7 @@ export async function enqueueMessage(
       );
     }
     const { channel, thread } = conversationKey(input.body);
-    // The conversation (taken, and so locked, first) and the message in one statement.
-    // clock_timestamp(), not now(): read once the conversation's row is locked, so the order of
-    // created_at is the order in which messages of a conversation commit.
+    // As in one statement (above): the conversation's row is locked before created_at is read.
     const inserted = await client.query<MessageRow>(
       `WITH conversation AS (
          INSERT INTO conversations (org_id, agent_id, platform, channel, thread) VALUES ($1, $2, $3, $4, $5)
@@ -108,43 +184,43 @@ export async function enqueueMessage(
         input.body.platform,
         channel,
         thread,
-        guarded.content,
+        content,
         input.idempotencyKey,
         input.requestHash,
       ],
     );
-    if (inserted.rows[0]) {
-      const paid = input.budget ? await takeFromBudget(client, input.budget.limit, input.budget.key) : null;
-      if (paid && !paid.allowed) {
-        await client.query('ROLLBACK');
-        return { retryAfterSeconds: paid.retryAfterSeconds };
-      }
-      const message = inserted.rows[0];
-      for (const [position, file] of input.files.entries()) {
-        await client.query(
-          `INSERT INTO message_files (message_id, position, name, content_type, size, data)
-           VALUES ($1, $2, $3, $4, $5, $6)`,
-          [message.id, position, file.name, file.contentType, file.data.length, file.data],
-        );
-      }
-      await appendEvent(
-        client,
-        message.conversation_id,
-        message.id,
-        'message.queued',
-        { messageId: message.id, content: message.content },
-        { wakeWorkers: true },
+    const message = inserted.rows[0];
+    if (!message) {
+      const existing = await client.query<MessageRow>(
+        `SELECT ${COLUMNS} FROM messages WHERE org_id = $1 AND idempotency_key = $2`,
+        [input.orgId, input.idempotencyKey],
       );
-      await client.query('COMMIT');
-      return { row: inserted.rows[0], replayed: false };
+      // The conversation upsert above may have created a row for the replay; drop it with the rest.
+      await client.query('ROLLBACK');
+      return { row: existing.rows[0] as MessageRow, replayed: true };
     }
-    const existing = await client.query<MessageRow>(
-      `SELECT ${COLUMNS} FROM messages WHERE org_id = $1 AND idempotency_key = $2`,
-      [input.orgId, input.idempotencyKey],
+    const paid = input.budget ? await takeFromBudget(client, input.budget.limit, input.budget.key) : null;
+    if (paid && !paid.allowed) {
+      await client.query('ROLLBACK');
+      return { retryAfterSeconds: paid.retryAfterSeconds };
+    }
+    for (const [position, file] of input.files.entries()) {
+      await client.query(
+        `INSERT INTO message_files (message_id, position, name, content_type, size, data)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [message.id, position, file.name, file.contentType, file.data.length, file.data],
+      );
+    }
+    await appendEvent(
+      client,
+      message.conversation_id,
+      message.id,
+      'message.queued',
+      { messageId: message.id, content: message.content },
+      { notify: false },
     );
-    // The conversation upsert above may have created a row for the replay; drop it with the rest.
-    await client.query('ROLLBACK');
-    return { row: existing.rows[0] as MessageRow, replayed: true };
+    await client.query('COMMIT');
+    return { row: message, replayed: false };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;

@@ -23,36 +23,44 @@ export function parseRateLimit(raw: string | undefined): RateLimit | null {
 }
 
 /**
- * Takes one request from `key`'s budget, or answers how many seconds to wait. Runs inside the
- * caller's transaction, so that what the budget pays for and the payment commit together. The
- * budget lives in PostgreSQL, so every replica shares it exactly. GCRA keeps it to one row: the row
- * holds the time at which the budget would be whole again (`tat`); each request pushes it by
- * period/count, and a request is refused when that would put it more than a period ahead. The row
- * is locked before it is read, so concurrent requests are decided one after another.
+ * The budget is GCRA in one row per key: the row holds the time at which the budget would be whole
+ * again (`tat`); each request pushes it by period/count, and a request is refused when that would
+ * put it more than a period ahead. It lives in PostgreSQL, so every replica shares it exactly, and
+ * it is paid in the caller's transaction (or statement), so that what it pays for and the payment
+ * commit together. Concurrent requests on one key are decided one after another (the row lock).
+ *
+ * `paymentSql` is one payment as a statement that returns a row when allowed and none when
+ * refused, with its key, step (ms) and period (ms) at the given parameter numbers: so that it can
+ * be a part of a larger statement (the message insert of messaging/queries.ts).
  */
+export function paymentSql(key: number, stepMs: number, periodMs: number): string {
+  const step = `make_interval(secs => $${stepMs}::float8 / 1000)`;
+  const period = `make_interval(secs => $${periodMs}::float8 / 1000)`;
+  return `INSERT INTO rate_limits (key, tat) SELECT $${key}::text, now() + ${step} WHERE $${key}::text IS NOT NULL
+     ON CONFLICT (key) DO UPDATE SET tat = greatest(rate_limits.tat, now()) + ${step}
+      WHERE greatest(rate_limits.tat, now()) + ${step} <= now() + ${period}
+     RETURNING 1`;
+}
+
+export const paymentParams = (limit: RateLimit) => [limit.periodMs / limit.count, limit.periodMs];
+
+/** How long a refused key waits until its next request is allowed, in whole seconds (at least 1). */
+export async function retryAfterSeconds(client: Pick<PoolClient, 'query'>, limit: RateLimit, key: string) {
+  const { rows } = await client.query<{ wait_ms: number }>(
+    `SELECT extract(epoch FROM greatest(tat, now()) - now()) * 1000 + $2::float8 - $3::float8 AS wait_ms
+       FROM rate_limits WHERE key = $1`,
+    [key, ...paymentParams(limit)],
+  );
+  return Math.max(1, Math.ceil(Number(rows[0]?.wait_ms ?? 0) / 1000));
+}
+
+/** Takes one request from `key`'s budget inside the caller's transaction, or answers how long to wait. */
 export async function takeFromBudget(
   client: PoolClient,
   limit: RateLimit,
   key: string,
 ): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
-  const step = limit.periodMs / limit.count;
-  await client.query('INSERT INTO rate_limits (key, tat) VALUES ($1, now()) ON CONFLICT (key) DO NOTHING', [
-    key,
-  ]);
-  const { rows } = await client.query<{ tat_ms: number; now_ms: number }>(
-    `SELECT extract(epoch FROM tat) * 1000 AS tat_ms, extract(epoch FROM now()) * 1000 AS now_ms
-       FROM rate_limits WHERE key = $1 FOR UPDATE`,
-    [key],
-  );
-  const tat = Number(rows[0]?.tat_ms);
-  const now = Number(rows[0]?.now_ms);
-  const next = Math.max(tat, now) + step;
-  if (next - now > limit.periodMs) {
-    return {
-      allowed: false,
-      retryAfterSeconds: Math.max(1, Math.ceil((next - now - limit.periodMs) / 1000)),
-    };
-  }
-  await client.query('UPDATE rate_limits SET tat = to_timestamp($2 / 1000.0) WHERE key = $1', [key, next]);
-  return { allowed: true };
+  const { rowCount } = await client.query(paymentSql(1, 2, 3), [key, ...paymentParams(limit)]);
+  if (rowCount === 1) return { allowed: true };
+  return { allowed: false, retryAfterSeconds: await retryAfterSeconds(client, limit, key) };
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions, OrgRef } from '../http/types.js';
+import type { Announcer } from '../turns/events.js';
 import type { ConversationHub } from '../turns/hub.js';
 import { MESSAGES_AUTH, orgOfMessagesCaller, toMessage } from './answers.js';
 import { enqueueMessage, getMessage, type MessageRow } from './queries.js';
@@ -40,7 +41,7 @@ const MULTIPART_MESSAGE = {
 const auth = MESSAGES_AUTH;
 const agentParams = z.object({ agentId: idSchema.describe('agentId') });
 
-export function messagingRoutes(options: AppOptions, hub: ConversationHub) {
+export function messagingRoutes(options: AppOptions, hub: ConversationHub, announcer: Announcer) {
   const limit = options.messageRateLimit === undefined ? parseRateLimit(undefined) : options.messageRateLimit;
   const orgOfCaller = (request: FastifyRequest) => orgOfMessagesCaller(options.pool, request);
   const selfLink = (agentId: string, id: string) =>
@@ -133,7 +134,7 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub) {
           .update(JSON.stringify([agentId, body]))
           .digest('hex');
         const idempotencyKey = request.headers['idempotency-key'] ?? null;
-        const outcome = await enqueueMessage(options.pool, {
+        const outcome = await enqueueMessage(options.pool, announcer, {
           orgId: org.id,
           agentId,
           body,

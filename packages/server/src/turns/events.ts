@@ -1,5 +1,6 @@
 import type { ConversationEventType } from '@svc/core';
-import type { PoolClient } from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Pool, PoolClient } from 'pg';
 
 /** Events of conversations are announced here (payload: the conversation id); readers then query. */
 export const EVENTS_CHANNEL = 'svc_conversation_events';
@@ -25,8 +26,11 @@ export async function appendEvent(
   messageId: string | null,
   type: ConversationEventType,
   data: Record<string, unknown>,
-  /** Also wake idle workers (a message was queued): in the same statement, one round trip. */
-  options: { wakeWorkers?: boolean } = {},
+  /**
+   * Also wake idle workers (a message was queued): in the same statement, one round trip.
+   * `notify: false` leaves the announcement to the caller, after commit (see `Announcer`).
+   */
+  options: { wakeWorkers?: boolean; notify?: boolean } = {},
 ): Promise<number> {
   const { rows } = await client.query<{ seq: string }>(
     `WITH next AS (UPDATE conversations SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq),
@@ -35,7 +39,8 @@ export async function appendEvent(
             SELECT $1, last_seq, $2, $3, $4 FROM next
             RETURNING seq
           )
-     SELECT seq, pg_notify($5, $1::text), CASE WHEN $6 THEN pg_notify($7, '') END FROM added`,
+     SELECT seq, CASE WHEN $8 THEN pg_notify($5, $1::text) END, CASE WHEN $6 AND $8 THEN pg_notify($7, '') END
+       FROM added`,
     [
       conversationId,
       messageId,
@@ -44,6 +49,7 @@ export async function appendEvent(
       EVENTS_CHANNEL,
       options.wakeWorkers === true,
       WORK_CHANNEL,
+      options.notify !== false,
     ],
   );
   return Number(rows[0]?.seq);
@@ -72,4 +78,53 @@ export async function eventsAfter(
     messageId: row.message_id,
     data: row.data,
   }));
+}
+
+/**
+ * Announces events after their transaction committed, many in one NOTIFY transaction. A commit
+ * that notifies holds PostgreSQL's one notification lock while it flushes to disk, so one NOTIFY
+ * per accepted message would put every message of the deployment in one line (a quarter of the
+ * INSERTs a second, measured); batched, the line is one commit per batch. A notification lost to
+ * a crash between the commit and the batch only delays readers and workers until they next poll
+ * the database (2 s and 1 s): the events themselves are stored.
+ */
+export interface Announcer {
+  announce(conversationId: string, options?: { wakeWorkers?: boolean }): void;
+  /** Sends what is pending. */
+  close(): Promise<void>;
+}
+
+export function createAnnouncer(pool: Pool, log: FastifyBaseLogger): Announcer {
+  const pending = new Set<string>();
+  let wake = false;
+  let flushing: Promise<void> | null = null;
+  const flush = async () => {
+    // Whatever arrives while a batch is sent goes in the next one.
+    while (pending.size > 0 || wake) {
+      const ids = [...pending];
+      const wakeWorkers = wake;
+      pending.clear();
+      wake = false;
+      try {
+        await pool.query(
+          `SELECT pg_notify($1, id) FROM unnest($2::text[]) AS id
+           UNION ALL SELECT pg_notify($3, '') WHERE $4`,
+          [EVENTS_CHANNEL, ids, WORK_CHANNEL, wakeWorkers],
+        );
+      } catch (error) {
+        log.warn({ err: error }, 'could not announce events; readers and workers will find them by polling');
+      }
+    }
+    flushing = null;
+  };
+  return {
+    announce(conversationId, options = {}) {
+      pending.add(conversationId);
+      wake ||= options.wakeWorkers === true;
+      flushing ??= flush();
+    },
+    async close() {
+      await flushing;
+    },
+  };
 }
