@@ -1,5 +1,6 @@
 import type { AgentConfig, AgentConfigPatch } from '@svc/core';
 import type { Pool } from 'pg';
+import { rollback, transaction } from '../db/transaction.js';
 import { upsertStatements } from '../db/upsert.js';
 import { rawJson } from '../platforms/model.js';
 
@@ -78,17 +79,14 @@ export async function patchConfig(
   const clear = Object.entries(patch)
     .filter(([, v]) => v === null)
     .map(([k]) => k);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return transaction(pool, async (client) => {
     const current = await client.query<{ config: Partial<AgentConfig>; config_updated_at: Date }>(
       'SELECT config, config_updated_at FROM agents WHERE org_id = $1 AND agent_id = $2 FOR UPDATE',
       [orgId, agentId],
     );
     const before = current.rows[0];
     if (!before) {
-      await client.query('ROLLBACK');
-      return null;
+      return rollback(null);
     }
     const updated = await client.query<{ config: Partial<AgentConfig>; config_updated_at: Date }>(
       `UPDATE agents a SET config = (a.config || $3::jsonb) - $4::text[], config_updated_at = now()
@@ -96,7 +94,6 @@ export async function patchConfig(
        RETURNING a.config, a.config_updated_at`,
       [orgId, agentId, JSON.stringify(set), clear],
     );
-    await client.query('COMMIT');
     const after = updated.rows[0] ?? before;
     return {
       before: before.config,
@@ -104,10 +101,5 @@ export async function patchConfig(
       updatedAt: after.config_updated_at,
       changed: !!updated.rows[0],
     };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -1,5 +1,6 @@
 import type { AgentConfig, MessageSend } from '@svc/core';
 import type { Pool } from 'pg';
+import { rollback, transaction } from '../db/transaction.js';
 import { type Announcer, appendEvent } from '../turns/events.js';
 import { guardInput } from '../turns/guardrails.js';
 import type { TurnProblem } from '../turns/queue.js';
@@ -155,9 +156,7 @@ async function enqueueInTransaction(
   input: EnqueueInput,
   content: string,
 ): Promise<EnqueueOutcome> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return transaction(pool, async (client) => {
     if (input.idempotencyKey) {
       // Keys live for 24 hours; an older use frees the key for a new message.
       await client.query(
@@ -196,13 +195,11 @@ async function enqueueInTransaction(
         [input.orgId, input.idempotencyKey],
       );
       // The conversation upsert above may have created a row for the replay; drop it with the rest.
-      await client.query('ROLLBACK');
-      return { row: existing.rows[0] as MessageRow, replayed: true };
+      return rollback<EnqueueOutcome>({ row: existing.rows[0] as MessageRow, replayed: true });
     }
     const paid = input.budget ? await takeFromBudget(client, input.budget.limit, input.budget.key) : null;
     if (paid && !paid.allowed) {
-      await client.query('ROLLBACK');
-      return { retryAfterSeconds: paid.retryAfterSeconds };
+      return rollback<EnqueueOutcome>({ retryAfterSeconds: paid.retryAfterSeconds });
     }
     for (const [position, file] of input.files.entries()) {
       await client.query(
@@ -219,14 +216,8 @@ async function enqueueInTransaction(
       { messageId: message.id, content: message.content },
       { notify: false },
     );
-    await client.query('COMMIT');
     return { row: message, replayed: false };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export async function getMessage(

@@ -1,5 +1,6 @@
 import { findSecretReferences, type MutationResult, type Platform, type PlatformPut } from '@svc/core';
 import type { Pool } from 'pg';
+import { rollback, transaction } from '../db/transaction.js';
 import { ProblemError } from '../http/problem.js';
 import { rawJson } from './model.js';
 
@@ -36,81 +37,76 @@ export async function putPlatform(
   context: { webhookBase: string; setVars: string[] },
 ): Promise<PutOutcome | 'agent_missing'> {
   const { orgId, agentId, stableId } = target;
-  const client = await pool.connect();
   try {
-    await client.query('BEGIN');
-    const agent = await client.query('SELECT 1 FROM agents WHERE org_id = $1 AND agent_id = $2 FOR UPDATE', [
-      orgId,
-      agentId,
-    ]);
-    if (agent.rowCount === 0) {
-      await client.query('ROLLBACK');
-      return 'agent_missing';
-    }
-    const existing = (
-      await client.query<ExistingRow>(
-        'SELECT org_id, agent_id, type, config FROM platforms WHERE stable_id = $1 FOR UPDATE',
-        [stableId],
-      )
-    ).rows[0];
-    if (existing && (String(existing.org_id) !== orgId || existing.agent_id !== agentId))
-      throw taken(stableId);
-    const siblings = (
-      await client.query<{ stable_id: string; name: string | null }>(
-        'SELECT stable_id, name FROM platforms WHERE org_id = $1 AND agent_id = $2 AND type = $3 AND stable_id <> $4',
-        [orgId, agentId, body.type, stableId],
-      )
-    ).rows;
-    const unnamed = siblings.filter((s) => s.name === null).map((s) => s.stable_id);
-    if (siblings.length > 0 && (!body.name || unnamed.length > 0)) {
-      throw new ProblemError(
-        409,
-        'platform_name_required',
-        `agent "${agentId}" has ${siblings.length + 1} platforms of type "${body.type}"; each needs a name` +
-          (unnamed.length > 0 ? ` (unnamed: ${unnamed.join(', ')})` : ''),
-        [{ path: '/body/name', message: 'required when an agent has several platforms of this type' }],
+    return await transaction(pool, async (client) => {
+      const agent = await client.query(
+        'SELECT 1 FROM agents WHERE org_id = $1 AND agent_id = $2 FOR UPDATE',
+        [orgId, agentId],
       );
-    }
-    const values = [
-      stableId,
-      body.type,
-      body.name ?? null,
-      JSON.stringify(body.config),
-      JSON.stringify(findSecretReferences(body.config, '/config')),
-    ];
-    let result: MutationResult = 'unchanged';
-    let restartsWorker = false;
-    if (!existing) {
-      await client.query(
-        `INSERT INTO platforms (stable_id, type, name, config, secret_refs, org_id, agent_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [...values, orgId, agentId],
-      );
-      result = 'created';
-    } else {
-      const updated = await client.query<{ restarts: boolean }>(
-        `UPDATE platforms p SET type = $2, name = $3, config = $4::jsonb, secret_refs = $5::jsonb, updated_at = now()
-          WHERE stable_id = $1 AND (p.type, p.name, p.config) IS DISTINCT FROM ($2, $3, $4::jsonb)
-          RETURNING ($2 <> $6 OR $4::jsonb <> $7::jsonb) AS restarts`,
-        [...values, existing.type, JSON.stringify(existing.config)],
-      );
-      if (updated.rows[0]) {
-        result = 'updated';
-        restartsWorker = updated.rows[0].restarts;
+      if (agent.rowCount === 0) {
+        return rollback('agent_missing');
       }
-    }
-    const answer = await client.query<{ platform: Platform }>(
-      'SELECT svc_platform_json(p, $2, $3) AS platform FROM platforms p WHERE stable_id = $1',
-      [stableId, context.webhookBase, context.setVars],
-    );
-    await client.query('COMMIT');
-    return { result, platform: answer.rows[0]?.platform as Platform, restartsWorker };
+      const existing = (
+        await client.query<ExistingRow>(
+          'SELECT org_id, agent_id, type, config FROM platforms WHERE stable_id = $1 FOR UPDATE',
+          [stableId],
+        )
+      ).rows[0];
+      if (existing && (String(existing.org_id) !== orgId || existing.agent_id !== agentId))
+        throw taken(stableId);
+      const siblings = (
+        await client.query<{ stable_id: string; name: string | null }>(
+          'SELECT stable_id, name FROM platforms WHERE org_id = $1 AND agent_id = $2 AND type = $3 AND stable_id <> $4',
+          [orgId, agentId, body.type, stableId],
+        )
+      ).rows;
+      const unnamed = siblings.filter((s) => s.name === null).map((s) => s.stable_id);
+      if (siblings.length > 0 && (!body.name || unnamed.length > 0)) {
+        throw new ProblemError(
+          409,
+          'platform_name_required',
+          `agent "${agentId}" has ${siblings.length + 1} platforms of type "${body.type}"; each needs a name` +
+            (unnamed.length > 0 ? ` (unnamed: ${unnamed.join(', ')})` : ''),
+          [{ path: '/body/name', message: 'required when an agent has several platforms of this type' }],
+        );
+      }
+      const values = [
+        stableId,
+        body.type,
+        body.name ?? null,
+        JSON.stringify(body.config),
+        JSON.stringify(findSecretReferences(body.config, '/config')),
+      ];
+      let result: MutationResult = 'unchanged';
+      let restartsWorker = false;
+      if (!existing) {
+        await client.query(
+          `INSERT INTO platforms (stable_id, type, name, config, secret_refs, org_id, agent_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [...values, orgId, agentId],
+        );
+        result = 'created';
+      } else {
+        const updated = await client.query<{ restarts: boolean }>(
+          `UPDATE platforms p SET type = $2, name = $3, config = $4::jsonb, secret_refs = $5::jsonb, updated_at = now()
+            WHERE stable_id = $1 AND (p.type, p.name, p.config) IS DISTINCT FROM ($2, $3, $4::jsonb)
+            RETURNING ($2 <> $6 OR $4::jsonb <> $7::jsonb) AS restarts`,
+          [...values, existing.type, JSON.stringify(existing.config)],
+        );
+        if (updated.rows[0]) {
+          result = 'updated';
+          restartsWorker = updated.rows[0].restarts;
+        }
+      }
+      const answer = await client.query<{ platform: Platform }>(
+        'SELECT svc_platform_json(p, $2, $3) AS platform FROM platforms p WHERE stable_id = $1',
+        [stableId, context.webhookBase, context.setVars],
+      );
+      return { result, platform: answer.rows[0]?.platform as Platform, restartsWorker };
+    });
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
     if ((error as { code?: string }).code === '23505') throw taken(stableId);
     throw error;
-  } finally {
-    client.release();
   }
 }
 

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { MutationResult } from '@svc/core';
 import type { Pool } from 'pg';
+import { transaction } from '../db/transaction.js';
 import { seal, unseal } from './cipher.js';
 import { secretContext } from './resolve.js';
 
@@ -29,9 +30,7 @@ export async function putSecret(
   value: string,
 ): Promise<{ result: MutationResult; row: SecretRow }> {
   const context = secretContext(orgId, name);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return transaction(pool, async (client) => {
     const current = (
       await client.query<SecretRow & { value: Buffer }>(
         'SELECT name, value, created_at, updated_at FROM org_secrets WHERE org_id = $1 AND name = $2 FOR UPDATE',
@@ -39,7 +38,6 @@ export async function putSecret(
       )
     ).rows[0];
     if (current && sameValue(unseal(key, current.value, context), value)) {
-      await client.query('COMMIT');
       return { result: 'unchanged', row: current };
     }
     const { rows } = await client.query<SecretRow & { created: boolean }>(
@@ -48,15 +46,9 @@ export async function putSecret(
        RETURNING name, created_at, updated_at, (xmax = 0) AS created`,
       [orgId, name, seal(key, value, context)],
     );
-    await client.query('COMMIT');
     const row = rows[0] as SecretRow & { created: boolean };
     return { result: row.created ? 'created' : 'updated', row };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export async function listSecrets(pool: Pool, orgId: string): Promise<SecretRow[]> {

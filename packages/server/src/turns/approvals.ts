@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { Pool, PoolClient } from 'pg';
+import { rollback, transaction } from '../db/transaction.js';
 import { appendEvent, WORK_CHANNEL } from './events.js';
 import { type ClaimedTurn, EXPIRE_APPROVALS_LOCK, reaperTurn, whileLeased } from './queue.js';
 
@@ -134,17 +135,14 @@ export async function decide(
   target: { orgId: string; agentId: string; approvalId: string },
   decision: { approve: boolean; reason: string | null },
 ): Promise<{ approval: ApprovalRow; already: boolean } | null> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return transaction(pool, async (client) => {
     const { rows } = await client.query<ApprovalRow>(
       'SELECT * FROM approvals WHERE id = $1 AND org_id = $2 AND agent_id = $3 FOR UPDATE',
       [target.approvalId, target.orgId, target.agentId],
     );
     const current = rows[0];
     if (current?.status !== 'pending') {
-      await client.query('ROLLBACK');
-      return current ? { approval: current, already: true } : null;
+      return rollback(current ? { approval: current, already: true } : null);
     }
     const updated = await client.query<ApprovalRow>(
       `UPDATE approvals SET status = $2, reason = $3, decided_at = now() WHERE id = $1 RETURNING *`,
@@ -158,24 +156,15 @@ export async function decide(
       reason: approval.reason,
     });
     await resumeWhenDecided(client, approval.message_id);
-    await client.query('COMMIT');
     return { approval, already: false };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Undecided calls past their time are rejected as `expired`, so no conversation waits forever. */
 export async function expireApprovals(pool: Pool): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return transaction(pool, async (client) => {
     if (!(await reaperTurn(client, EXPIRE_APPROVALS_LOCK))) {
-      await client.query('ROLLBACK');
-      return 0;
+      return rollback(0);
     }
     const { rows } = await client.query<ApprovalRow>(
       `WITH due AS (
@@ -196,12 +185,6 @@ export async function expireApprovals(pool: Pool): Promise<number> {
       });
       await resumeWhenDecided(client, approval.message_id);
     }
-    await client.query('COMMIT');
     return rows.length;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { rollback, transaction } from '../db/transaction.js';
 import type { TurnState } from './approvals.js';
 import { appendEvent, WORK_CHANNEL } from './events.js';
 import type { Item } from './items.js';
@@ -110,23 +111,15 @@ export async function whileLeased<T>(
   turn: ClaimedTurn,
   work: (client: PoolClient) => Promise<T>,
 ): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return transaction(pool, async (client) => {
     const held = await client.query(
       `SELECT 1 FROM messages WHERE id = $1 AND lease_token = $2 AND status = 'running' FOR UPDATE`,
       [turn.id, turn.leaseToken],
     );
     if (held.rowCount !== 1) throw new LeaseLostError(turn.id);
     const result = await work(client);
-    await client.query('COMMIT');
     return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The reply is stored, with its history items and the `reply.completed` event, in one transaction. */
@@ -222,14 +215,11 @@ export async function reapLapsedTurns(
   pool: Pool,
   maxAttempts: number,
 ): Promise<{ requeued: number; failed: number }> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return transaction(pool, async (client) => {
     // One reaper at a time across the deployment: two taking conversation locks in other orders
     // could deadlock each other. The others skip this round.
     if (!(await reaperTurn(client, REAP_TURNS_LOCK))) {
-      await client.query('ROLLBACK');
-      return { requeued: 0, failed: 0 };
+      return rollback({ requeued: 0, failed: 0 });
     }
     const { rows } = await client.query<{
       id: string;
@@ -265,13 +255,7 @@ export async function reapLapsedTurns(
     if (rows.some((row) => row.status === 'queued')) {
       await client.query('SELECT pg_notify($1, $2)', [WORK_CHANNEL, '']);
     }
-    await client.query('COMMIT');
     const failed = rows.filter((row) => row.status === 'failed').length;
     return { requeued: rows.length - failed, failed };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
