@@ -28,12 +28,19 @@ export const PROBLEM_CODES = [
   'database_unavailable',
   'shutting_down',
   'internal_error',
+  // A chat platform's webhook call that is not the platform's (401), or its verify token (403).
+  'webhook_signature_missing',
+  'webhook_signature_invalid',
+  'webhook_signature_stale',
+  'webhook_verify_token_invalid',
   // Why a turn failed (a message's `error`).
   'no_provider',
   'secret_missing',
   'model_unavailable',
   'turn_abandoned',
   'guardrail_blocked',
+  // Why a reply did not reach its chat platform (a message's `deliveryError`).
+  'delivery_failed',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 

@@ -16,6 +16,7 @@ import { platformRoutes } from '../platforms/routes.js';
 import { secretRoutes } from '../secrets/routes.js';
 import { createAnnouncer } from '../turns/events.js';
 import { createConversationHub } from '../turns/hub.js';
+import { webhookRoutes } from '../webhooks/routes.js';
 import { answerClientError, registerErrorHandling } from './errors.js';
 import { registerJsonBody } from './json-body.js';
 import { registerDocs, registerOpenApi } from './openapi.js';
@@ -147,6 +148,7 @@ export async function buildApp(
       await typed.register(messagingRoutes(options, hub, announcer));
       await typed.register(conversationRoutes(options, hub));
       await typed.register(approvalRoutes(options));
+      await typed.register(webhookRoutes(options, announcer));
       await registerDocs(typed, options);
     },
     { prefix: options.basePath },

@@ -30,11 +30,16 @@ const TITLES: Record<ProblemCode, string> = {
   database_unavailable: 'Database unavailable',
   shutting_down: 'Shutting down',
   internal_error: 'Internal error',
+  webhook_signature_missing: 'Webhook call not signed',
+  webhook_signature_invalid: 'Webhook signature does not match',
+  webhook_signature_stale: 'Webhook call too old',
+  webhook_verify_token_invalid: 'Wrong verify token',
   no_provider: 'No model provider',
   secret_missing: 'Secret missing',
   model_unavailable: 'No model answered',
   turn_abandoned: 'Turn abandoned',
   guardrail_blocked: "Refused by the agent's guardrails",
+  delivery_failed: 'Reply not delivered',
 };
 
 /**

@@ -1,6 +1,7 @@
 import type { AgentConfig, MessageSend } from '@svc/core';
 import type { Pool } from 'pg';
 import { rollback, transaction } from '../db/transaction.js';
+import type { ReplyTarget } from '../outbox/queue.js';
 import { type Announcer, appendEvent } from '../turns/events.js';
 import { guardInput } from '../turns/guardrails.js';
 import type { TurnProblem } from '../turns/queue.js';
@@ -58,6 +59,8 @@ type EnqueueInput = {
   files: Upload[];
   /** The sender's budget, paid only for a message this call queues (never for a replay or a 404). */
   budget: { limit: RateLimit; key: string } | null;
+  /** A message from a chat platform's webhook: where its reply is delivered (with an idempotency key). */
+  replyTo?: ReplyTarget;
 };
 
 type EnqueueOutcome =
@@ -87,7 +90,7 @@ export async function enqueueMessage(
   if ('refused' in guarded) return { refused: guarded.refused };
   try {
     const outcome =
-      input.idempotencyKey || input.files.length > 0
+      input.idempotencyKey || input.files.length > 0 || input.replyTo
         ? await enqueueInTransaction(pool, input, guarded.content)
         : await enqueueInOneStatement(pool, input, guarded.content);
     if (typeof outcome === 'object' && 'row' in outcome && !outcome.replayed) {
@@ -173,8 +176,9 @@ async function enqueueInTransaction(
          ON CONFLICT (org_id, agent_id, platform, channel, thread) DO UPDATE SET platform = excluded.platform
          RETURNING id
        )
-       INSERT INTO messages (conversation_id, org_id, agent_id, content, idempotency_key, request_hash, created_at)
-       SELECT conversation.id, $1, $2, $6, $7, $8, clock_timestamp() FROM conversation
+       INSERT INTO messages (conversation_id, org_id, agent_id, content, idempotency_key, request_hash, created_at,
+                             platform_stable_id, reply_to)
+       SELECT conversation.id, $1, $2, $6, $7, $8, clock_timestamp(), $9, $10 FROM conversation
        ON CONFLICT (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
        RETURNING ${COLUMNS}`,
       [
@@ -186,6 +190,8 @@ async function enqueueInTransaction(
         content,
         input.idempotencyKey,
         input.requestHash,
+        input.replyTo?.stableId ?? null,
+        input.replyTo ? JSON.stringify({ kind: input.replyTo.kind, to: input.replyTo.to }) : null,
       ],
     );
     const message = inserted.rows[0];

@@ -8,6 +8,8 @@ export interface TurnMetrics {
     answer?: { model: string; usage: Record<string, number | null>; firstTokenSeconds: number | null },
   ): void;
   abandoned(count: number): void;
+  /** A delivery of a reply to a chat platform (outbox/): delivered, to be retried, or failed for good. */
+  delivery(platform: string, outcome: 'delivered' | 'retried' | 'failed'): void;
 }
 
 export function createTurnMetrics(registry: client.Registry): TurnMetrics {
@@ -37,7 +39,16 @@ export function createTurnMetrics(registry: client.Registry): TurnMetrics {
     labelNames: ['model', 'direction'],
     registers: [registry],
   });
+  const deliveries = new client.Counter({
+    name: 'svc_deliveries_total',
+    help: 'Deliveries of replies to chat platforms, by platform and outcome (delivered, retried, failed)',
+    labelNames: ['platform', 'outcome'],
+    registers: [registry],
+  });
   return {
+    delivery(platform, outcome) {
+      deliveries.inc({ platform, outcome });
+    },
     ended(outcome, seconds, answer) {
       turns.inc({ outcome });
       latency.observe({ outcome }, seconds);

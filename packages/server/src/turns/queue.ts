@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { rollback, transaction } from '../db/transaction.js';
+import { queueReply, type ReplyTarget } from '../outbox/queue.js';
 import type { TurnState } from './approvals.js';
 import { appendEvent, WORK_CHANNEL } from './events.js';
 import type { Item } from './items.js';
@@ -15,6 +16,8 @@ export interface ClaimedTurn {
   attempts: number;
   /** Where a turn paused for approvals stopped; null for a new turn. */
   state: TurnState | null;
+  /** Where the reply goes when the message came through a chat platform's webhook. */
+  replyTo: ReplyTarget | null;
 }
 
 export interface TurnProblem {
@@ -43,6 +46,8 @@ export async function claimTurn(
       lease_token: string;
       attempts: number;
       turn_state: TurnState | null;
+      platform_stable_id: string | null;
+      reply_to: Omit<ReplyTarget, 'stableId'> | null;
     }>(
       `WITH candidate AS (
          SELECT m.id FROM messages m
@@ -61,7 +66,8 @@ export async function claimTurn(
               started_at = coalesce(m.started_at, now()), updated_at = now()
          FROM candidate c
         WHERE m.id = c.id
-       RETURNING m.id, m.conversation_id, m.org_id, m.agent_id, m.content, m.lease_token, m.attempts, m.turn_state`,
+       RETURNING m.id, m.conversation_id, m.org_id, m.agent_id, m.content, m.lease_token, m.attempts, m.turn_state,
+                 m.platform_stable_id, m.reply_to`,
       [workerId, leaseMs],
     );
     const row = rows[0];
@@ -75,6 +81,8 @@ export async function claimTurn(
       leaseToken: Number(row.lease_token),
       attempts: row.attempts,
       state: row.turn_state,
+      replyTo:
+        row.platform_stable_id && row.reply_to ? { stableId: row.platform_stable_id, ...row.reply_to } : null,
     };
   } catch (error) {
     // Another worker started this conversation's turn between our snapshot and our write.
@@ -154,6 +162,14 @@ export async function completeTurn(
          FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS i(item, n) ORDER BY n`,
       [turn.conversationId, turn.id, JSON.stringify(items)],
     );
+    if (turn.replyTo) {
+      await queueReply(
+        client,
+        { id: turn.id, conversationId: turn.conversationId },
+        turn.replyTo,
+        answer.reply,
+      );
+    }
     await appendEvent(client, turn.conversationId, turn.id, 'reply.completed', {
       messageId: turn.id,
       reply: answer.reply,

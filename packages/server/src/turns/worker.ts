@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { listenToChannels } from '../db/notifications.js';
 import { createEgressClient } from '../egress/client.js';
 import type { DeploymentEgress } from '../egress/deployment.js';
+import { type DeliveryWorkerOptions, startDeliveryWorkers } from '../outbox/worker.js';
 import { expireApprovals } from './approvals.js';
 import { WORK_CHANNEL } from './events.js';
 import {
@@ -31,6 +32,8 @@ export interface TurnWorkerOptions extends Omit<TurnDeps, 'egress'> {
   pollMs?: number;
   /** How often this process reaps lapsed leases. */
   reapMs?: number;
+  /** The outbox's workers, which deliver replies to chat platforms: on unless false. */
+  deliveries?: Omit<DeliveryWorkerOptions, 'pool' | 'secrets' | 'env' | 'log' | 'metrics'> | false;
 }
 
 export interface TurnWorkers {
@@ -142,6 +145,18 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
       .catch((error) => options.log.warn({ err: error }, 'could not reap lapsed turns'));
   }, reapEvery);
   wake();
+  // A process that runs turns delivers their replies too.
+  const deliveries =
+    options.deliveries === false
+      ? null
+      : await startDeliveryWorkers({
+          ...options.deliveries,
+          pool: options.pool,
+          secrets: options.secrets,
+          env: options.env,
+          log: options.log,
+          ...(options.metrics ? { metrics: options.metrics } : {}),
+        });
 
   return {
     get running() {
@@ -153,6 +168,7 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
       clearInterval(reaper);
       await listener.close();
       await filling;
+      const delivering = deliveries?.close();
       const all = () => Promise.all([...running.values()].map((r) => r.done));
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([all(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
@@ -172,6 +188,7 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
           }),
         ),
       );
+      await delivering;
     },
   };
 }

@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { problemResponse, problemResponses } from '../http/common.js';
+import { notFound, ProblemError } from '../http/problem.js';
+import type { App, AppOptions } from '../http/types.js';
+import { enqueueMessage } from '../messaging/queries.js';
+import { isWhatsApp, type PlatformTarget, platformByStableId } from '../platforms/lookup.js';
+import { SecretMissingError } from '../secrets/resolve.js';
+import type { Announcer } from '../turns/events.js';
+import { type Inbound, WebhookRefusedError } from './inbound.js';
+import { inboundSlack, verifySlack } from './slack.js';
+import { inboundTelegram, verifyTelegram } from './telegram.js';
+import { inboundWhatsApp, verifyWhatsApp, whatsAppChallenge } from './whatsapp.js';
+
+const tags = ['webhooks'];
+/** Platforms send small JSON; anything larger is not theirs. */
+const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+const params = z.object({ stableId: z.string().max(200).describe("the platform's stable ID") });
+
+/** The platform and its config with the secret references resolved now, or a 404 / 503 problem. */
+async function platformWithSecrets(options: AppOptions, stableId: string) {
+  const platform = await platformByStableId(options.pool, stableId);
+  if (!platform) throw notFound(`platform "${stableId}"`);
+  try {
+    const config = (await options.secrets.resolve(platform.org, platform.config)) as Record<string, string>;
+    return { platform, config };
+  } catch (error) {
+    if (!(error instanceof SecretMissingError)) throw error;
+    // Names only: the caller is whoever reaches the URL, and learns nothing more than what to set.
+    throw new ProblemError(
+      503,
+      'secret_missing',
+      `platform "${stableId}" cannot check this call: ${error.message}`,
+    );
+  }
+}
+
+/** Checks the call as its platform signs it (401 before anything is read), then reads it. */
+function verifiedInbound(
+  platform: PlatformTarget,
+  config: Record<string, string>,
+  headers: Record<string, string | string[] | undefined>,
+  raw: Buffer,
+): Inbound {
+  const verify = () => {
+    if (platform.type === 'team_chat') verifySlack(headers, raw, config.signing_secret ?? '');
+    else if (isWhatsApp(platform)) verifyWhatsApp(headers, raw, config.app_secret ?? '');
+    else verifyTelegram(headers, config.secret_token ?? '');
+  };
+  try {
+    verify();
+  } catch (error) {
+    if (error instanceof WebhookRefusedError) throw new ProblemError(401, error.code, error.message);
+    throw error;
+  }
+  let payload: Record<string, any>;
+  try {
+    payload = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new ProblemError(400, 'malformed_request', 'the body is not JSON');
+  }
+  if (platform.type === 'team_chat') return inboundSlack(payload);
+  if (isWhatsApp(platform)) return inboundWhatsApp(payload, String(config.phone_number_id ?? ''));
+  return inboundTelegram(payload);
+}
+
+/**
+ * `{base}/api/v1/webhooks/<stable_id>`: where chat platforms call (no bearer token: each call is
+ * signed the platform's way, on the raw body). The message is queued and the call answered at
+ * once, whatever the turn takes; a message the platform delivers again (its retries) is known by
+ * its own id and dropped. The reply goes back through the outbox.
+ */
+export function webhookRoutes(options: AppOptions, announcer: Announcer) {
+  return async (app: App) => {
+    // The raw bytes, whatever the content type: a signature covers them exactly.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
+      (_request, body, done) => done(null, body),
+    );
+
+    app.post(
+      '/api/v1/webhooks/:stableId',
+      {
+        config: { auth: 'public' },
+        bodyLimit: WEBHOOK_BODY_LIMIT,
+        schema: {
+          tags,
+          operationId: 'receiveWebhook',
+          summary: "A chat platform's webhook call (Slack Events API, Telegram Bot API, WhatsApp Cloud API)",
+          description:
+            "Signed the platform's way: `X-Slack-Signature` (team_chat), `X-Telegram-Bot-Api-Secret-Token` " +
+            '(messenger), `X-Hub-Signature-256` (messenger, flavor "whatsapp"). Answered at once; the reply is ' +
+            "sent through the platform's API.",
+          params,
+          response: {
+            200: z
+              .object({ ok: z.literal(true), queued: z.int(), duplicates: z.int(), ignored: z.int() })
+              .or(z.object({ challenge: z.string() }))
+              .describe('Taken (or, for Slack url_verification, the challenge)'),
+            400: problemResponses[400],
+            401: problemResponse('The call is not signed by the platform, or too old'),
+            404: problemResponse('No platform has this stable ID'),
+            503: problemResponse("A secret of the platform's config is not set (secret_missing)"),
+          },
+        },
+      },
+      async (request) => {
+        const { platform, config } = await platformWithSecrets(options, request.params.stableId);
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const inbound = verifiedInbound(platform, config, request.headers, raw);
+        if (inbound.kind === 'answer') return inbound.body;
+        let queued = 0;
+        let duplicates = 0;
+        for (const message of inbound.messages) {
+          const outcome = await enqueueMessage(options.pool, announcer, {
+            orgId: platform.org.id,
+            agentId: platform.agentId,
+            body: message.body,
+            // One message per platform message, whatever the platform retries.
+            idempotencyKey: `webhook:${platform.stableId}:${message.dedupKey}`,
+            requestHash: createHash('sha256').update(message.dedupKey).digest('hex'),
+            files: [],
+            budget: null,
+            replyTo: { stableId: platform.stableId, ...message.replyTo },
+          });
+          if (outcome === 'agent_missing') throw notFound(`agent "${platform.agentId}"`);
+          if ('row' in outcome && !outcome.replayed) queued++;
+          else if ('row' in outcome) duplicates++;
+          else request.log.info({ stableId: platform.stableId }, 'a chat message was refused by guardrails');
+        }
+        return { ok: true as const, queued, duplicates, ignored: inbound.ignored };
+      },
+    );
+
+    app.get(
+      '/api/v1/webhooks/:stableId',
+      {
+        config: { auth: 'public' },
+        schema: {
+          tags,
+          operationId: 'verifyWebhook',
+          summary:
+            "WhatsApp Cloud API's subscription check: the challenge, when the verify token is the platform's",
+          params,
+          querystring: z.object({
+            'hub.mode': z.string().max(100).optional(),
+            'hub.verify_token': z.string().max(1000).optional(),
+            'hub.challenge': z.string().max(1000).optional(),
+          }),
+          response: {
+            200: {
+              description: 'The challenge, echoed',
+              content: { 'text/plain': { schema: { type: 'string' } } },
+            },
+            403: problemResponse("The verify token is not the platform's"),
+            404: problemResponse('No WhatsApp platform has this stable ID'),
+            503: problemResponse("A secret of the platform's config is not set (secret_missing)"),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { platform, config } = await platformWithSecrets(options, request.params.stableId);
+        if (!isWhatsApp(platform)) throw notFound(`WhatsApp platform "${platform.stableId}"`);
+        const challenge = whatsAppChallenge(request.query, config.verify_token ?? '');
+        if (challenge === null) {
+          throw new ProblemError(
+            403,
+            'webhook_verify_token_invalid',
+            "hub.verify_token is not the platform's verify_token",
+          );
+        }
+        return reply.type('text/plain; charset=utf-8').send(challenge);
+      },
+    );
+  };
+}
