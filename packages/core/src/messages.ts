@@ -69,6 +69,11 @@ export const messageSchema = z.object({
   model: z.string().nullable().describe('"provider/model" that answered'),
   usage: usageSchema.nullable(),
   attempts: z.int().describe('times a worker took the turn up'),
+  delivery: z
+    .enum(['pending', 'delivered', 'failed'])
+    .nullable()
+    .describe('of the reply to the chat platform the message came from (null for other messages)'),
+  deliveryError: turnErrorSchema.nullable().describe('why the reply did not reach the platform: its error'),
   files: z
     .array(
       z.object({ id: z.uuid(), name: z.string(), contentType: z.string(), size: z.int(), url: z.string() }),

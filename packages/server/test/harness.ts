@@ -81,7 +81,10 @@ export interface TestServerOverrides {
   authFailuresPerMinute?: number;
   /** Runs agent-turn workers in the test server's process (`svc server` does by default). */
   workers?: Partial<
-    Pick<TurnWorkerOptions, 'concurrency' | 'leaseMs' | 'maxAttempts' | 'pollMs' | 'reapMs' | 'approvalTtlMs'>
+    Pick<
+      TurnWorkerOptions,
+      'concurrency' | 'leaseMs' | 'maxAttempts' | 'pollMs' | 'reapMs' | 'approvalTtlMs' | 'deliveries'
+    >
   >;
   streamTimings?: StreamTimings;
   uploadLimits?: UploadLimits;

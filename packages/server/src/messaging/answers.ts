@@ -28,6 +28,8 @@ export const toMessage = (row: MessageRow, basePath: string) => ({
   model: row.model,
   usage: row.usage,
   attempts: row.attempts,
+  delivery: row.delivery,
+  deliveryError: row.delivery_error,
   files: row.files.map((file) => ({
     ...file,
     url: `${basePath}/api/v1/agents/${row.agent_id}/messages/${row.id}/files/${file.id}`,

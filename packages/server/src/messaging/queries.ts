@@ -25,6 +25,8 @@ export interface MessageRow {
   model: string | null;
   usage: { inputTokens: number | null; outputTokens: number | null; totalTokens: number | null } | null;
   attempts: number;
+  delivery: 'pending' | 'delivered' | 'failed' | null;
+  delivery_error: { code: string; detail: string } | null;
   request_hash: string | null;
   created_at: Date;
   started_at: Date | null;
@@ -35,7 +37,8 @@ export interface MessageRow {
 }
 
 const BASE_COLUMNS =
-  'id, conversation_id, agent_id, status, content, reply, error, model, usage, attempts, request_hash, ' +
+  'id, conversation_id, agent_id, status, content, reply, error, model, usage, attempts, delivery, delivery_error, ' +
+  'request_hash, ' +
   'created_at, started_at, first_token_at, completed_at, updated_at';
 const COLUMNS =
   `${BASE_COLUMNS}, ` +

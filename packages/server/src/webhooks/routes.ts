@@ -152,7 +152,7 @@ export function webhookRoutes(options: AppOptions, announcer: Announcer) {
           response: {
             200: {
               description: 'The challenge, echoed',
-              content: { 'text/plain': { schema: { type: 'string' } } },
+              content: { 'text/plain': { schema: z.string() } },
             },
             403: problemResponse("The verify token is not the platform's"),
             404: problemResponse('No WhatsApp platform has this stable ID'),
@@ -171,7 +171,10 @@ export function webhookRoutes(options: AppOptions, announcer: Announcer) {
             "hub.verify_token is not the platform's verify_token",
           );
         }
-        return reply.type('text/plain; charset=utf-8').send(challenge);
+        return reply
+          .type('text/plain; charset=utf-8')
+          .serializer((text) => text as string)
+          .send(challenge);
       },
     );
   };
