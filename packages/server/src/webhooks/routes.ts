@@ -94,6 +94,8 @@ export function webhookRoutes(options: AppOptions, announcer: Announcer) {
             '(messenger), `X-Hub-Signature-256` (messenger, flavor "whatsapp"). Answered at once; the reply is ' +
             "sent through the platform's API.",
           params,
+          // Read raw (the content type parser above): checked as bytes, parsed only once verified.
+          body: z.unknown().describe("The platform's JSON, exactly as it signed it"),
           response: {
             200: z
               .object({ ok: z.literal(true), queued: z.int(), duplicates: z.int(), ignored: z.int() })
@@ -102,6 +104,8 @@ export function webhookRoutes(options: AppOptions, announcer: Announcer) {
             400: problemResponses[400],
             401: problemResponse('The call is not signed by the platform, or too old'),
             404: problemResponse('No platform has this stable ID'),
+            413: problemResponse('The body is over 1 MiB'),
+            415: problemResponse('Not a body a platform sends'),
             503: problemResponse("A secret of the platform's config is not set (secret_missing)"),
           },
         },
