@@ -174,6 +174,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
         log: logger,
         concurrency: settings.workers ?? DEFAULT_TURN_CONCURRENCY,
         leaseMs: positiveInteger('SVC_TURN_LEASE_MS', env.SVC_TURN_LEASE_MS),
+        deliveries: { leaseMs: positiveInteger('SVC_DELIVERY_LEASE_MS', env.SVC_DELIVERY_LEASE_MS) },
         metrics: createTurnMetrics(registry),
         approvalTtlMs: parseApprovalTtl(env.SVC_APPROVAL_TTL),
         egress,

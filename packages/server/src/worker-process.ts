@@ -109,6 +109,7 @@ export async function startWorker(settings: WorkerSettings): Promise<RunningWork
       log: logger,
       concurrency,
       leaseMs: positiveInteger('SVC_TURN_LEASE_MS', env.SVC_TURN_LEASE_MS),
+      deliveries: { leaseMs: positiveInteger('SVC_DELIVERY_LEASE_MS', env.SVC_DELIVERY_LEASE_MS) },
       approvalTtlMs: parseApprovalTtl(env.SVC_APPROVAL_TTL),
       egress: deploymentEgressFromEnv(env),
       metrics: createTurnMetrics(registry),
