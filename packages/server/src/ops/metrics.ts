@@ -88,22 +88,5 @@ export function processRegistry(pool: Pool): client.Registry {
       for (const row of rows) this.set({ status: row.status }, Number(row.n));
     },
   });
-  new client.Gauge({
-    name: 'svc_outbox',
-    help: 'Replies to chat platforms waiting for delivery (pending), being sent (sending), or failed for good',
-    labelNames: ['status'],
-    registers: [registry],
-    async collect() {
-      const { rows } = await pool
-        .query<{ status: string; n: string }>(
-          `SELECT s.status, count(o.id) AS n
-           FROM unnest(ARRAY['pending', 'sending', 'failed']) AS s(status)
-           LEFT JOIN outbox o ON o.status = s.status
-          GROUP BY s.status`,
-        )
-        .catch(() => ({ rows: [] }));
-      for (const row of rows) this.set({ status: row.status }, Number(row.n));
-    },
-  });
   return registry;
 }
