@@ -3,34 +3,14 @@
 //   svc-workers  svc with 4 turn workers, and a model on 127.0.0.1 that answers 50 tokens at once
 //   bare         Fastify with one route doing one INSERT into messages, and one that never answers
 // Answers the parent's questions: `{measure}` (memory after GC), `{turns, conversations}`.
-import { createServer } from 'node:http';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { startServer } from '../../packages/server/dist/index.js';
+import { startZeroDelayModel } from '../lib/model.js';
 
 const mode = process.env.BENCH_MODE;
 const databaseUrl = process.env.DATABASE_URL;
 const PASSWORD = process.env.SVC_ADMIN_PASSWORD;
-
-/** Chat Completions that streams 50 tokens in one go: the model costs nothing measurable. */
-async function startZeroDelayModel() {
-  const words = Array.from({ length: 50 }, (_, i) => `w${i} `);
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const chunk = (delta, extra = {}) =>
-        `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(
-        words.map((w) => chunk({ content: w })).join('') +
-          `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n` +
-          'data: [DONE]\n\n',
-      );
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${server.address().port}/v1`;
-}
 
 async function ensureAgent(url) {
   await fetch(`${url}/api/default/agents`, {

@@ -1,0 +1,181 @@
+// Webhooks benchmark: Slack webhooks accepted by svc next to a bare route that only checks their
+// signature, measured in the same run; and the time from a webhook to its reply reaching Slack.
+// See README.md. Run with `npm run bench:webhooks`.
+//
+// Environment:
+//   DATABASE_URL / BENCH_DATABASE_URL  a PostgreSQL to use (a fresh database is made and dropped);
+//                                      unset: an embedded one in a temp dir
+//   BENCH_DURATION                     seconds of the accept measurement (default 10)
+//   BENCH_CONNECTIONS                  autocannon connections (default 50)
+//   BENCH_WEBHOOKS                     webhooks timed to their reply (default 200)
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { adminDatabaseUrl, createDatabase, onCleanup, progress, runBench } from '../lib/environment.js';
+import { slackHeaders, slackMessageEvent, startFakeSlack } from './slack.js';
+
+const DURATION = Number(process.env.BENCH_DURATION || 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
+const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS || 200);
+const PASSWORD = 'bench-admin-password-0123456789';
+const SIGNING_SECRET = randomBytes(16).toString('hex');
+const BOT_TOKEN = `xoxb-bench-${randomBytes(12).toString('hex')}`;
+const STABLE_ID = 'bench-team-chat';
+const PATH = `/api/v1/webhooks/${STABLE_ID}`;
+
+/** Forks serve.js in `mode`; answers its URL. */
+async function startChild(mode, env) {
+  const child = fork(fileURLToPath(new URL('./serve.js', import.meta.url)), [], {
+    env: { ...process.env, BENCH_MODE: mode, ...env },
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve(message.port));
+    child.once('exit', (code) => reject(new Error(`the ${mode} server exited with code ${code}`)));
+  });
+  onCleanup(
+    () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  );
+  return { url: `http://127.0.0.1:${port}` };
+}
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+// Slack's message ts: seconds, then a sequence. Unique in the run, so every webhook is a new message
+// (svc drops a message it has seen, by channel and ts).
+const firstSecond = Math.floor(Date.now() / 1000);
+let sequence = 0;
+const nextTs = () => `${firstSecond}.${String(++sequence).padStart(6, '0')}`;
+
+/** A person's message as Slack delivers it: the JSON and its headers, signed now. */
+function signedWebhook(channel, ts) {
+  const raw = JSON.stringify(slackMessageEvent({ channel, ts, text: 'count to fifty' }));
+  return { raw, headers: slackHeaders(SIGNING_SECRET, raw) };
+}
+
+/** One webhook; fails unless answered 200 with the message queued. */
+async function send(url, channel, ts) {
+  const { raw, headers } = signedWebhook(channel, ts);
+  const res = await fetch(`${url}${PATH}`, { method: 'POST', headers, body: raw });
+  const body = await res.json();
+  if (res.status !== 200 || body.queued !== 1) {
+    throw new Error(`${url}${PATH} answered ${res.status} ${JSON.stringify(body)}, not 200 with queued: 1`);
+  }
+}
+
+/** Webhooks, each a new message (top level: its own thread) in one of 100 channels, signed as sent. */
+async function accept(url) {
+  const result = await autocannon({
+    url: `${url}${PATH}`,
+    method: 'POST',
+    requests: [
+      {
+        setupRequest: (req) => {
+          const { raw, headers } = signedWebhook(`C0BENCH${sequence % 100}`, nextTs());
+          return { ...req, headers, body: raw };
+        },
+      },
+    ],
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) throw new Error(`${url}: ${failed} failed webhooks of ${result.requests.total}`);
+  return { reqPerSec: result.requests.average, p99: result.latency.p99, answered: result['2xx'] };
+}
+
+/** Messages svc stored from the platform: at least as many as it answered 200 (none dropped). */
+async function checkStored(databaseUrl, answered) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  const { rows } = await pool.query('SELECT count(*)::int AS n FROM messages WHERE platform_stable_id = $1', [
+    STABLE_ID,
+  ]);
+  // The accepted messages are not the next scenario's work.
+  await pool.query("UPDATE messages SET status = 'failed' WHERE status = 'queued'");
+  await pool.end();
+  if (rows[0].n < answered)
+    throw new Error(`svc answered 200 to ${answered} webhooks but stored ${rows[0].n}`);
+}
+
+/** From sending the webhook to its answer, and to the reply reaching the fake Slack in its thread. */
+async function roundTrip(url, slack, channel) {
+  const ts = nextTs();
+  const sentAt = performance.now();
+  await send(url, channel, ts);
+  const answeredAt = performance.now();
+  const post = await slack.posted(channel, ts);
+  return { answered: answeredAt - sentAt, replied: post.at - sentAt, text: post.text };
+}
+
+async function main() {
+  const admin = await adminDatabaseUrl();
+  const databaseUrl = await createDatabase(admin.url, { prefix: 'svc_bench_webhooks' });
+  const common = {
+    DATABASE_URL: databaseUrl,
+    SVC_ADMIN_PASSWORD: PASSWORD,
+    SVC_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    BENCH_SIGNING_SECRET: SIGNING_SECRET,
+    BENCH_BOT_TOKEN: BOT_TOKEN,
+    BENCH_STABLE_ID: STABLE_ID,
+  };
+
+  // 1. Accepted webhooks: svc (HTTP only) against a bare route that checks the same signature.
+  const http = await startChild('svc-http', common);
+  const bare = await startChild('bare', common);
+  await send(http.url, 'C0SAMPLE', nextTs());
+  await send(bare.url, 'C0SAMPLE', nextTs());
+  progress(`accepting webhooks for ${DURATION} s at ${CONNECTIONS} connections: svc, then bare`);
+  const svcWarm = await accept(http.url); // warm-up, same length
+  const svcAccept = await accept(http.url);
+  await checkStored(databaseUrl, 1 + svcWarm.answered + svcAccept.answered);
+  await accept(bare.url);
+  const bareAccept = await accept(bare.url);
+
+  // 2. Webhook to reply at Slack, in turn, each a new message in a channel of its own.
+  const slack = await startFakeSlack(BOT_TOKEN);
+  onCleanup(slack.close);
+  const svc = await startChild('svc-workers', { ...common, SVC_TEAM_CHAT_API_URL: slack.url });
+  progress(`timing ${WEBHOOKS} webhooks to their reply at the fake Slack, one after another`);
+  const first = await roundTrip(svc.url, slack, 'C0WARM');
+  // The model's answer, not an apology for a failed turn: the path timed is the one that works.
+  if (!first.text.trim().endsWith('w49')) throw new Error(`the reply is not the model's: ${first.text}`);
+  const trips = [];
+  for (let i = 0; i < WEBHOOKS; i++) trips.push(await roundTrip(svc.url, slack, `C0LAT${i}`));
+  const replied = trips.map((trip) => trip.replied);
+  const answered = trips.map((trip) => trip.answered);
+
+  const line = (name, value, baseline) =>
+    console.log(
+      `${name.padEnd(44)} ${String(value).padStart(10)}` +
+        (baseline === undefined ? '' : `   baseline ${String(baseline).padStart(10)}`),
+    );
+  console.log('');
+  line(
+    'accepted webhooks/s (svc vs bare HMAC check)',
+    svcAccept.reqPerSec.toFixed(0),
+    bareAccept.reqPerSec.toFixed(0),
+  );
+  line('accepted p99 ms', svcAccept.p99, bareAccept.p99);
+  console.log(
+    `${'ratio svc/bare'.padEnd(44)} ${(svcAccept.reqPerSec / bareAccept.reqPerSec).toFixed(2).padStart(10)}`,
+  );
+  line('webhook -> reply at Slack p50 ms', percentile(replied, 50).toFixed(1), '(model: 0 ms)');
+  line('webhook -> reply at Slack p99 ms', percentile(replied, 99).toFixed(1), '(model: 0 ms)');
+  line('webhook answered (of the above) p50 ms', percentile(answered, 50).toFixed(1));
+  line('webhook answered (of the above) p99 ms', percentile(answered, 99).toFixed(1));
+  console.log(
+    `\n${CONNECTIONS} connections, ${DURATION} s; ${WEBHOOKS} webhooks timed; ${admin.source}; ` +
+      `node ${process.version}; servers in child processes, autocannon and the fake Slack in this one`,
+  );
+}
+
+await runBench(main);
