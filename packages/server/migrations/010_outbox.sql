@@ -39,3 +39,14 @@ CREATE TABLE outbox (
 CREATE INDEX outbox_due ON outbox (next_attempt_at, seq) WHERE status = 'pending';
 CREATE INDEX outbox_open ON outbox (conversation_id, seq) WHERE status IN ('pending', 'sending');
 CREATE INDEX outbox_leases ON outbox (lease_expires_at) WHERE status = 'sending';
+
+-- The ids of the messages each platform sent us (Slack: channel and ts; Telegram: update_id;
+-- WhatsApp: the message id): a platform's retry of one is dropped. Kept a week (the workers'
+-- reaper deletes older ones); platforms retry for minutes to hours.
+CREATE TABLE webhook_receipts (
+  stable_id   text NOT NULL,
+  dedup_key   text NOT NULL,
+  received_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (stable_id, dedup_key)
+);
+CREATE INDEX webhook_receipts_age ON webhook_receipts (received_at);

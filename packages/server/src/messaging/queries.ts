@@ -62,13 +62,19 @@ type EnqueueInput = {
   files: Upload[];
   /** The sender's budget, paid only for a message this call queues (never for a replay or a 404). */
   budget: { limit: RateLimit; key: string } | null;
-  /** A message from a chat platform's webhook: where its reply is delivered (with an idempotency key). */
-  replyTo?: ReplyTarget;
+  /**
+   * A message from a chat platform's webhook: where its reply is delivered, and the platform's own
+   * id of it (a second message with that id, the platform's retry, is a `duplicate`).
+   */
+  fromPlatform?: { replyTo: ReplyTarget; dedupKey: string };
+  /** The agent's guardrails when the caller has read them already (null: none), saving a query. */
+  guardrails?: AgentConfig['guardrails'] | null;
 };
 
 type EnqueueOutcome =
   | { row: MessageRow; replayed: boolean }
   | 'agent_missing'
+  | 'duplicate'
   | { retryAfterSeconds: number }
   | { refused: TurnProblem };
 
@@ -84,16 +90,20 @@ export async function enqueueMessage(
   announcer: Announcer,
   input: EnqueueInput,
 ): Promise<EnqueueOutcome> {
-  const agent = await pool.query<{ guardrails: AgentConfig['guardrails'] }>(
-    "SELECT config->'guardrails' AS guardrails FROM agents WHERE org_id = $1 AND agent_id = $2",
-    [input.orgId, input.agentId],
-  );
-  if (agent.rowCount === 0) return 'agent_missing';
-  const guarded = guardInput(input.body.content, agent.rows[0]?.guardrails);
+  let guardrails = input.guardrails;
+  if (guardrails === undefined) {
+    const agent = await pool.query<{ guardrails: AgentConfig['guardrails'] }>(
+      "SELECT config->'guardrails' AS guardrails FROM agents WHERE org_id = $1 AND agent_id = $2",
+      [input.orgId, input.agentId],
+    );
+    if (agent.rowCount === 0) return 'agent_missing';
+    guardrails = agent.rows[0]?.guardrails ?? null;
+  }
+  const guarded = guardInput(input.body.content, guardrails ?? undefined);
   if ('refused' in guarded) return { refused: guarded.refused };
   try {
     const outcome =
-      input.idempotencyKey || input.files.length > 0 || input.replyTo
+      input.idempotencyKey || input.files.length > 0
         ? await enqueueInTransaction(pool, input, guarded.content)
         : await enqueueInOneStatement(pool, input, guarded.content);
     if (typeof outcome === 'object' && 'row' in outcome && !outcome.replayed) {
@@ -108,10 +118,11 @@ export async function enqueueMessage(
 }
 
 /**
- * The plain message in one statement, which PostgreSQL runs as one transaction. The conversation
- * is taken (and its row locked) first, with its next event number; clock_timestamp(), not now(),
- * is read once that row is locked, so the order of created_at is the order in which the messages
- * of a conversation commit.
+ * The plain message in one statement, which PostgreSQL runs as one transaction. A platform's
+ * message first takes its receipt (the platform's id of it): a second one finds it taken, and
+ * nothing else is written. The conversation is taken (and its row locked) next, with its next
+ * event number; clock_timestamp(), not now(), is read once that row is locked, so the order of
+ * created_at is the order in which the messages of a conversation commit.
  */
 async function enqueueInOneStatement(
   pool: Pool,
@@ -120,17 +131,24 @@ async function enqueueInOneStatement(
 ): Promise<EnqueueOutcome> {
   const { channel, thread } = conversationKey(input.body);
   const { rows } = await pool.query<MessageRow>(
-    `WITH payment AS (${paymentSql(7, 8, 9)}),
+    `WITH receipt AS (
+       INSERT INTO webhook_receipts (stable_id, dedup_key) SELECT $11, $12 WHERE $11::text IS NOT NULL
+       ON CONFLICT DO NOTHING RETURNING 1
+     ),
+     payment AS (${paymentSql(7, 8, 9)}),
      conversation AS (
        INSERT INTO conversations (org_id, agent_id, platform, channel, thread, last_seq)
-       SELECT $1, $2, $3, $4, $5, 1 WHERE $7::text IS NULL OR EXISTS (SELECT 1 FROM payment)
+       SELECT $1, $2, $3, $4, $5, 1
+        WHERE ($7::text IS NULL OR EXISTS (SELECT 1 FROM payment))
+          AND ($11::text IS NULL OR EXISTS (SELECT 1 FROM receipt))
        ON CONFLICT (org_id, agent_id, platform, channel, thread)
          DO UPDATE SET last_seq = conversations.last_seq + 1
        RETURNING id, last_seq
      ),
      message AS (
-       INSERT INTO messages (conversation_id, org_id, agent_id, content, request_hash, created_at)
-       SELECT id, $1, $2, $6, $10, clock_timestamp() FROM conversation
+       INSERT INTO messages (conversation_id, org_id, agent_id, content, request_hash, created_at,
+                             platform_stable_id, reply_to)
+       SELECT id, $1, $2, $6, $10, clock_timestamp(), $11, $13 FROM conversation
        RETURNING ${BASE_COLUMNS}, '[]'::json AS files
      ),
      event AS (
@@ -150,9 +168,15 @@ async function enqueueInOneStatement(
       input.budget?.key ?? null,
       ...(input.budget ? paymentParams(input.budget.limit) : [0, 0]),
       input.requestHash,
+      input.fromPlatform?.replyTo.stableId ?? null,
+      input.fromPlatform?.dedupKey ?? null,
+      input.fromPlatform
+        ? JSON.stringify({ kind: input.fromPlatform.replyTo.kind, to: input.fromPlatform.replyTo.to })
+        : null,
     ],
   );
   if (rows[0]) return { row: rows[0], replayed: false };
+  if (!input.budget) return 'duplicate';
   const budget = input.budget as NonNullable<EnqueueInput['budget']>;
   return { retryAfterSeconds: await retryAfterSeconds(pool, budget.limit, budget.key) };
 }
@@ -179,9 +203,8 @@ async function enqueueInTransaction(
          ON CONFLICT (org_id, agent_id, platform, channel, thread) DO UPDATE SET platform = excluded.platform
          RETURNING id
        )
-       INSERT INTO messages (conversation_id, org_id, agent_id, content, idempotency_key, request_hash, created_at,
-                             platform_stable_id, reply_to)
-       SELECT conversation.id, $1, $2, $6, $7, $8, clock_timestamp(), $9, $10 FROM conversation
+       INSERT INTO messages (conversation_id, org_id, agent_id, content, idempotency_key, request_hash, created_at)
+       SELECT conversation.id, $1, $2, $6, $7, $8, clock_timestamp() FROM conversation
        ON CONFLICT (org_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
        RETURNING ${COLUMNS}`,
       [
@@ -193,8 +216,6 @@ async function enqueueInTransaction(
         content,
         input.idempotencyKey,
         input.requestHash,
-        input.replyTo?.stableId ?? null,
-        input.replyTo ? JSON.stringify({ kind: input.replyTo.kind, to: input.replyTo.to }) : null,
       ],
     );
     const message = inserted.rows[0];

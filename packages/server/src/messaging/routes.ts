@@ -147,6 +147,8 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub, annou
           budget: limit && { limit, key: `messages:${request.caller?.token?.id ?? 'admin_password'}` },
         });
         if (outcome === 'agent_missing') throw notFound(`agent "${agentId}"`);
+        // Only a platform's message (webhooks/) can be a duplicate; this one carries no receipt.
+        if (outcome === 'duplicate') throw new Error('a message without a receipt was taken for a duplicate');
         if ('refused' in outcome) {
           throw new ProblemError(422, 'guardrail_blocked', outcome.refused.detail, [
             { path: '/body/content', message: "refused by the agent's guardrails" },

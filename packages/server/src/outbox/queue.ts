@@ -172,3 +172,12 @@ export async function reapLapsedDeliveries(pool: Pool, maxAttempts: number): Pro
     return rows.length;
   });
 }
+
+/** Receipts older than a week go: no platform retries that late. A bounded batch per call. */
+export async function forgetOldReceipts(pool: Pool): Promise<number> {
+  const { rowCount } = await pool.query(
+    `DELETE FROM webhook_receipts WHERE ctid = ANY (ARRAY(
+       SELECT ctid FROM webhook_receipts WHERE received_at < now() - interval '7 days' LIMIT 1000))`,
+  );
+  return rowCount ?? 0;
+}

@@ -7,6 +7,7 @@ import type { TurnMetrics } from '../turns/metrics.js';
 import {
   type ClaimedDelivery,
   claimDelivery,
+  forgetOldReceipts,
   OUTBOX_CHANNEL,
   reapLapsedDeliveries,
   settleDelivery,
@@ -202,6 +203,9 @@ export async function startDeliveryWorkers(options: DeliveryWorkerOptions): Prom
           if (reaped > 0) wake();
         })
         .catch((error) => options.log.warn({ err: error }, 'could not reap lapsed deliveries'));
+      forgetOldReceipts(options.pool).catch((error) =>
+        options.log.warn({ err: error }, 'could not forget old webhook receipts'),
+      );
     },
     (options.reapMs ?? Math.min(5000, leaseMs / 2)) * (0.75 + Math.random() / 2),
   );

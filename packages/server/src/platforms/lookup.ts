@@ -1,3 +1,4 @@
+import type { AgentConfig } from '@svc/core';
 import type { Pool } from 'pg';
 import type { OrgRef } from '../http/types.js';
 
@@ -8,6 +9,8 @@ export interface PlatformTarget {
   config: Record<string, unknown>;
   org: OrgRef;
   agentId: string;
+  /** The agent's, read in the same query: a webhook call needs them to queue its message. */
+  guardrails: AgentConfig['guardrails'] | null;
 }
 
 /**
@@ -22,9 +25,12 @@ export async function platformByStableId(pool: Pool, stableId: string): Promise<
     org_id: string;
     slug: string;
     agent_id: string;
+    guardrails: AgentConfig['guardrails'] | null;
   }>(
-    `SELECT p.stable_id, p.type, p.config, p.org_id, o.slug, p.agent_id
-       FROM platforms p JOIN orgs o ON o.id = p.org_id WHERE p.stable_id = $1`,
+    `SELECT p.stable_id, p.type, p.config, p.org_id, o.slug, p.agent_id, a.config->'guardrails' AS guardrails
+       FROM platforms p JOIN orgs o ON o.id = p.org_id
+       JOIN agents a ON a.org_id = p.org_id AND a.agent_id = p.agent_id
+      WHERE p.stable_id = $1`,
     [stableId],
   );
   const row = rows[0];
@@ -35,6 +41,7 @@ export async function platformByStableId(pool: Pool, stableId: string): Promise<
     config: row.config,
     org: { id: String(row.org_id), slug: row.slug },
     agentId: row.agent_id,
+    guardrails: row.guardrails,
   };
 }
 

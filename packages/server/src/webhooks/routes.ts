@@ -122,16 +122,20 @@ export function webhookRoutes(options: AppOptions, announcer: Announcer) {
             orgId: platform.org.id,
             agentId: platform.agentId,
             body: message.body,
-            // One message per platform message, whatever the platform retries.
-            idempotencyKey: `webhook:${platform.stableId}:${message.dedupKey}`,
+            idempotencyKey: null,
             requestHash: createHash('sha256').update(message.dedupKey).digest('hex'),
             files: [],
             budget: null,
-            replyTo: { stableId: platform.stableId, ...message.replyTo },
+            guardrails: platform.guardrails,
+            // One message per platform message, whatever the platform retries.
+            fromPlatform: {
+              dedupKey: message.dedupKey,
+              replyTo: { stableId: platform.stableId, ...message.replyTo },
+            },
           });
           if (outcome === 'agent_missing') throw notFound(`agent "${platform.agentId}"`);
-          if ('row' in outcome && !outcome.replayed) queued++;
-          else if ('row' in outcome) duplicates++;
+          if (outcome === 'duplicate') duplicates++;
+          else if ('row' in outcome) queued++;
           else request.log.info({ stableId: platform.stableId }, 'a chat message was refused by guardrails');
         }
         return { ok: true as const, queued, duplicates, ignored: inbound.ignored };
