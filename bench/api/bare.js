@@ -11,8 +11,11 @@ import { upsert } from '../../packages/server/dist/db/upsert.js';
  * Same paths as svc, so autocannon sends byte-identical requests to both; `:org` is ignored
  * because there is no auth to resolve it (the org id is looked up once, before the run).
  */
-/** The variable that the seeded platforms' `$TEAM_CHAT_BOT_TOKEN` reference names (see seed.js). */
-export const SECRET_ENV = { TEAM_CHAT_BOT_TOKEN: 'bench-not-a-real-token' };
+/** The variables that the seeded platforms' secret references name (see seed.js). */
+export const SECRET_ENV = {
+  TEAM_CHAT_SIGNING_SECRET: 'bench-not-a-real-secret',
+  TEAM_CHAT_BOT_TOKEN: 'bench-not-a-real-token',
+};
 
 export function buildBareApp(pool, orgId) {
   const app = Fastify({ logger: false });

@@ -35,8 +35,13 @@ export function agentData(i) {
       body: {
         type: 'team_chat',
         name,
-        // A secret reference, as real configs have; the svc child sets the variable.
-        config: { channel: `#${id}-${name}`, botToken: '$TEAM_CHAT_BOT_TOKEN', mentionOnly: true },
+        // Secret references, as real configs have; the svc child sets the variables.
+        config: {
+          channel: `#${id}-${name}`,
+          signing_secret: '$TEAM_CHAT_SIGNING_SECRET',
+          bot_token: '$TEAM_CHAT_BOT_TOKEN',
+          mentionOnly: true,
+        },
       },
     })),
   };

@@ -1,7 +1,7 @@
 // Writes the benchmark's project into a folder: svc.toml with AGENTS agents (two team_chat
-// platforms each, one with a `$BENCH_TOKEN` secret reference), a SOUL.md per agent, and one memory
-// bundle (YAML, version 2) with ENTITY_TYPES entity types. Everything is deterministic, so two runs
-// plan the same thing.
+// platforms each, whose signing_secret and bot_token are both the `$BENCH_TOKEN` secret reference),
+// a SOUL.md per agent, and one memory bundle (YAML, version 2) with ENTITY_TYPES entity types.
+// Everything is deterministic, so two runs plan the same thing.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -30,6 +30,7 @@ type = "team_chat"
 name = "a"
 [agents.${id}.platforms.config]
 channel = "#${id}-a"
+signing_secret = "$${SECRET_VARIABLE}"
 bot_token = "$${SECRET_VARIABLE}"
 mention_only = true
 
@@ -38,6 +39,8 @@ type = "team_chat"
 name = "b"
 [agents.${id}.platforms.config]
 channel = "#${id}-b"
+signing_secret = "$${SECRET_VARIABLE}"
+bot_token = "$${SECRET_VARIABLE}"
 mention_only = false
 `;
 }

@@ -362,9 +362,12 @@ async function main() {
     firstApply.writes === expectedCreates,
     `first apply sent ${firstApply.writes} writes, expected ${expectedCreates} (one per created row)`,
   );
+  // The webhook URL of each platform created follows the summary line.
+  const applied = firstApply.out.find((line) => line.startsWith('Applied '));
+  check(applied === `Applied ${expectedCreates} changes to org default.`, `first apply said "${applied}"`);
   check(
-    firstApply.out.at(-1) === `Applied ${expectedCreates} changes to org default.`,
-    `first apply ended with "${firstApply.out.at(-1)}"`,
+    firstApply.out.filter((line) => line.startsWith('Webhook of ')).length === AGENTS * 2,
+    `first apply printed ${firstApply.out.filter((line) => line.startsWith('Webhook of ')).length} webhook URLs, expected ${AGENTS * 2}`,
   );
   await checkServerHoldsProject(context);
 

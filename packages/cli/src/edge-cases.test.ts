@@ -56,6 +56,7 @@ const TOML = dedent(`
   [[agents.support.platforms]]
   type = "team_chat"
   [agents.support.platforms.config]
+  signing_secret = "$SLACK_TOKEN"
   bot_token = "$SLACK_TOKEN"
 
   [memory]

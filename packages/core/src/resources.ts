@@ -1,6 +1,8 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
 import { ID_PATTERN, ID_RULE, slugify } from './ids.js';
+import { platformConfigIssues } from './platform-config.js';
+import { WHOLE_SECRET_REFERENCE } from './secrets.js';
 import { agentConfigSchema, providerKeySchema } from './settings.js';
 
 /** What every mutation answers, so that a client can print exactly what happened. */
@@ -53,7 +55,7 @@ export type Token = z.infer<typeof tokenSchema>;
 /** An LLM provider of an agent: its key and the reference of its secret, never the secret. */
 export const providerSchema = z.strictObject({
   key: providerKeySchema,
-  secret_ref: z.string().regex(/^\$(\{[A-Z_][A-Z0-9_]*\}|[A-Z_][A-Z0-9_]*)$/, {
+  secret_ref: z.string().regex(WHOLE_SECRET_REFERENCE, {
     message:
       'must be a reference such as "$OPENAI_API_KEY", never the value: store the value with "svc secrets set OPENAI_API_KEY"',
   }),
@@ -119,10 +121,27 @@ const platformNameSchema = z
     },
   );
 
-export const platformPutSchema = z.strictObject({
+/** A platform's fields, each checked on its own; `platformPutSchema` adds what the config must hold. */
+export const platformPutFieldsSchema = z.strictObject({
   type: platformTypeSchema,
   name: platformNameSchema.optional(),
-  config: platformConfigSchema.default({}),
+  config: platformConfigSchema.default({}).meta({
+    description:
+      'What the platform reads. team_chat (Slack Events API): signing_secret, bot_token. messenger ' +
+      '(Telegram Bot API): bot_token, secret_token. messenger with flavor = "whatsapp" (WhatsApp Cloud ' +
+      'API): access_token, app_secret, verify_token, phone_number_id. Each of these but phone_number_id ' +
+      'must be a secret reference ($NAME or ${NAME}); other keys are kept as written.',
+  }),
+});
+
+/**
+ * The body of a platform PUT, and a `[[agents.<id>.platforms]]` entry of svc.toml: the same rule
+ * for both, so `svc apply` reports at file:line what the server would refuse.
+ */
+export const platformPutSchema = platformPutFieldsSchema.superRefine((put, ctx) => {
+  for (const issue of platformConfigIssues(put.type, put.config)) {
+    ctx.addIssue({ code: 'custom', path: ['config', issue.key], message: issue.message });
+  }
 });
 export type PlatformPut = z.infer<typeof platformPutSchema>;
 

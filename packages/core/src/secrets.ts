@@ -17,6 +17,13 @@ function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/** A value that is one reference and nothing else, as a secret must be: `$NAME` or `${NAME}`. */
+export const WHOLE_SECRET_REFERENCE = /^\$(\{[A-Z_][A-Z0-9_]*\}|[A-Z_][A-Z0-9_]*)$/;
+
+export function isSecretReference(value: unknown): value is string {
+  return typeof value === 'string' && WHOLE_SECRET_REFERENCE.test(value);
+}
+
 /** Every reference inside every string of `value`, depth first, in key order. */
 export function findSecretReferences(value: unknown, path = ''): SecretReference[] {
   if (typeof value === 'string') {

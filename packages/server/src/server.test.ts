@@ -43,7 +43,7 @@ describe('svc server on embedded PostgreSQL', () => {
     await api(first, password, 'PATCH', '/api/acme/agents/bot/config', { 'SOUL.md': 'calm' });
     await api(first, password, 'PUT', '/api/acme/agents/bot/platforms/by-stable-id/bot-messenger', {
       type: 'messenger',
-      config: { token: '$TG_TOKEN' },
+      config: { bot_token: '$TG_TOKEN', secret_token: '$TG_SECRET' },
     });
     await first.close();
 
@@ -58,7 +58,7 @@ describe('svc server on embedded PostgreSQL', () => {
       expect(body.agents[0].config['SOUL.md']).toBe('calm');
       expect(body.agents[0].platforms[0]).toMatchObject({
         stableId: 'bot-messenger',
-        config: { token: '$TG_TOKEN' },
+        config: { bot_token: '$TG_TOKEN', secret_token: '$TG_SECRET' },
       });
       const orgs = await api(second, password, 'GET', '/api/orgs');
       expect(orgs.body.orgs.map((o: { slug: string }) => o.slug)).toEqual(['acme', 'default']);

@@ -67,6 +67,8 @@ export interface TestServer {
 
 export interface TestServerOverrides {
   basePath?: string;
+  /** SVC_PUBLIC_URL: webhook URLs are absolute with it, paths without it. */
+  publicUrl?: string;
   /** The server's environment for secret references; `secretsFromEnv` is SVC_SECRETS_FROM_ENV. */
   secretEnv?: Record<string, string | undefined>;
   secretsFromEnv?: string;
@@ -96,6 +98,7 @@ export function testAppOptions(pool: pg.Pool, overrides: TestServerOverrides = {
   return {
     pool,
     basePath: overrides.basePath ?? '',
+    ...(overrides.publicUrl ? { publicUrl: overrides.publicUrl } : {}),
     adminPassword: ADMIN_PASSWORD,
     encryptionKey,
     secrets: createSecretResolver({

@@ -17,6 +17,7 @@ const SVC_TOML = dedent(`
   [[agents.support.platforms]]
   type = "team_chat"
   [agents.support.platforms.config]
+  signing_secret = "$SLACK_SIGNING_SECRET"
   bot_token = "$SLACK_TOKEN"
   channel = "C123"
 
@@ -29,6 +30,9 @@ const SVC_TOML = dedent(`
   [memory]
   models = ["models/core.yaml"]
 `);
+/** A complete messenger config (Telegram); its variables are unset, which is one more problem. */
+const TELEGRAM = 'config = { bot_token = "$TG_TOKEN", secret_token = "$TG_SECRET" }\n';
+
 const BUNDLE = dedent(`
   version: 2
   entities:
@@ -66,7 +70,13 @@ async function project(extra: Record<string, string> = {}): Promise<string> {
 
 /** Runs `svc apply` in-process with captured output and no terminal, through the recording proxy. */
 async function apply(dir: string, flags: Partial<ApplyFlags> = {}, env: Record<string, string> = {}) {
-  const base = { SVC_API_TOKEN: token, SVC_URL: proxy.url, SLACK_TOKEN: CANARY, XDG_CONFIG_HOME: dir };
+  const base = {
+    SVC_API_TOKEN: token,
+    SVC_URL: proxy.url,
+    SLACK_TOKEN: CANARY,
+    SLACK_SIGNING_SECRET: CANARY,
+    XDG_CONFIG_HOME: dir,
+  };
   return applyInProcess(dir, flags, { ...base, ...env });
 }
 
@@ -77,6 +87,16 @@ describe('svc apply', () => {
     expect(first.code, first.err).toBe(0);
     expect(first.out).toMatch(/created agent support/);
     expect(first.out).toMatch(/Applied 7 changes to org default\./);
+    // This server has no SVC_PUBLIC_URL: the webhook URL is a path, and the output says so.
+    expect(first.out.split('Applied 7 changes to org default.\n')[1]).toBe(
+      [
+        '',
+        'Webhook of support-team-chat (Slack Events API):',
+        '  /api/v1/webhooks/support-team-chat',
+        '  this is a path, not a URL: the server has no SVC_PUBLIC_URL. Prefix the public https address where Slack reaches the server, or set SVC_PUBLIC_URL on the server',
+        "  paste it in your Slack app's Event Subscriptions > Request URL",
+      ].join('\n'),
+    );
 
     const writesBefore = proxy.writes().length;
     const requestsBefore = proxy.requests.length;
@@ -86,6 +106,7 @@ describe('svc apply', () => {
     expect(second.out).toMatch(/Nothing to apply/);
     expect(proxy.writes().length).toBe(writesBefore);
     expect(proxy.requests.length - requestsBefore).toBe(2); // the plan's two reads
+    expect(second.out).not.toContain('Webhook of');
   });
 
   it('never lets the canary secret out: not in a request, a header, the plan or the output', async () => {
@@ -133,7 +154,7 @@ describe('svc apply', () => {
 
   it('lists every missing variable and sends nothing', async () => {
     const dir = await project({
-      'svc.toml': `${SVC_TOML}\n[[agents.ops.platforms]]\ntype = "messenger"\n[agents.ops.platforms.config]\ntoken = "\${TG_TOKEN}"\n`,
+      'svc.toml': `${SVC_TOML}\n[[agents.ops.platforms]]\ntype = "messenger"\n[agents.ops.platforms.config]\nbot_token = "\${TG_TOKEN}"\nsecret_token = "$TG_SECRET"\n`,
     });
     const before = proxy.requests.length;
     const run = await apply(dir, { yes: true }, { SLACK_TOKEN: '' });
@@ -188,7 +209,7 @@ describe('svc apply on a broken project', () => {
     [
       'an unknown key',
       { 'svc.toml': SVC_TOML.replace('name = "Ops"', 'nmae = "Ops"') },
-      /^svc\.toml:15:1: .*"nmae".*did you mean "name"/m,
+      /^svc\.toml:16:1: .*"nmae".*did you mean "name"/m,
     ],
     [
       'bad YAML',
@@ -208,9 +229,21 @@ describe('svc apply on a broken project', () => {
     [
       'two platforms whose stable IDs collide',
       {
-        'svc.toml': `${SVC_TOML}\n[[agents.ops.platforms]]\ntype = "messenger"\nname = "Main"\n\n[[agents.ops.platforms]]\ntype = "messenger"\nname = "main!"\n`,
+        'svc.toml': `${SVC_TOML}\n[[agents.ops.platforms]]\ntype = "messenger"\nname = "Main"\n${TELEGRAM}\n[[agents.ops.platforms]]\ntype = "messenger"\nname = "main!"\n${TELEGRAM}`,
       },
       /^svc\.toml:\d+:\d+: .*ops-messenger-main/m,
+    ],
+    [
+      'a platform config missing a key',
+      {
+        'svc.toml': `${SVC_TOML}\n[[agents.ops.platforms]]\ntype = "messenger"\nconfig = { bot_token = "$SLACK_TOKEN" }\n`,
+      },
+      /^svc\.toml:23:1: agents\.ops\.platforms\[0\]\.config\.secret_token: is required for a messenger platform \(Telegram Bot API\)/m,
+    ],
+    [
+      'a secret written into a platform config',
+      { 'svc.toml': SVC_TOML.replace('bot_token = "$SLACK_TOKEN"', 'bot_token = "xoxb-literal"') },
+      /^svc\.toml:9:13: agents\.support\.platforms\[0\]\.config\.bot_token: must be a secret reference such as "\$SLACK_BOT_TOKEN", never the secret itself: store the value with "svc secrets set SLACK_BOT_TOKEN"/m,
     ],
     [
       'a bad cron',
@@ -227,5 +260,98 @@ describe('svc apply on a broken project', () => {
     expect(run.err).toMatch(line);
     expect(run.err).toMatch(/nothing was sent/);
     expect(proxy.requests.length).toBe(before);
+  });
+});
+
+describe('svc apply: webhook URLs of the platforms it writes', () => {
+  const CHAT_TOML = dedent(`
+    [agents.chat]
+    name = "Chat"
+
+    [[agents.chat.platforms]]
+    type = "messenger"
+    name = "Telegram"
+    [agents.chat.platforms.config]
+    bot_token = "$TG_TOKEN"
+    secret_token = "\${TG_SECRET}"
+
+    [[agents.chat.platforms]]
+    type = "messenger"
+    name = "WhatsApp"
+    [agents.chat.platforms.config]
+    flavor = "whatsapp"
+    access_token = "$WA_ACCESS_TOKEN"
+    app_secret = "$WA_APP_SECRET"
+    verify_token = "$WA_VERIFY_TOKEN"
+    phone_number_id = "106540352242922"
+  `);
+  const SECRETS = {
+    TG_TOKEN: `${CANARY}-tg`,
+    TG_SECRET: `${CANARY}-tg-secret`,
+    WA_ACCESS_TOKEN: `${CANARY}-wa`,
+    WA_APP_SECRET: `${CANARY}-wa-app`,
+    WA_VERIFY_TOKEN: `${CANARY}-wa-verify`,
+  };
+  const TELEGRAM_LINES = [
+    'Webhook of chat-messenger-telegram (Telegram Bot API):',
+    '  https://svc.example.com/api/v1/webhooks/chat-messenger-telegram',
+    '  register it with Telegram:',
+    '  curl "https://api.telegram.org/bot${TG_TOKEN}/setWebhook" -d "url=https://svc.example.com/api/v1/webhooks/chat-messenger-telegram" -d "secret_token=${TG_SECRET}"',
+  ];
+  const WHATSAPP_LINES = [
+    'Webhook of chat-messenger-whatsapp (WhatsApp Cloud API):',
+    '  https://svc.example.com/api/v1/webhooks/chat-messenger-whatsapp',
+    '  paste it in Meta App Dashboard > WhatsApp > Configuration > Callback URL, with the value of ${WA_VERIFY_TOKEN} as Verify token, and subscribe to the "messages" field',
+  ];
+
+  let published: TestServer;
+  let publishedToken: string;
+  beforeAll(async () => {
+    published = await startTestServer({ publicUrl: 'https://svc.example.com' });
+    publishedToken = (await createToken(published, 'default', ['write'])).secret;
+  });
+  afterAll(() => published.close());
+
+  const applyHere = (dir: string, flags: Partial<ApplyFlags>) =>
+    applyInProcess(dir, flags, {
+      ...SECRETS,
+      SVC_API_TOKEN: publishedToken,
+      SVC_URL: published.url,
+      XDG_CONFIG_HOME: dir,
+    });
+
+  it('prints each absolute URL with its one step, then only for what changed, and never a value', async () => {
+    const dir = await writeProject({ 'svc.toml': CHAT_TOML });
+    const created = await applyHere(dir, { yes: true });
+    expect(created.code, created.err).toBe(0);
+    expect(created.out.split('Applied 3 changes to org default.\n')[1]).toBe(
+      ['', ...TELEGRAM_LINES, '', ...WHATSAPP_LINES].join('\n'),
+    );
+
+    // A config change to one platform: only its lines again.
+    await writeFile(
+      join(dir, 'svc.toml'),
+      CHAT_TOML.replace('flavor = "whatsapp"', 'flavor = "whatsapp"\napi_version = "v21.0"'),
+    );
+    const updated = await applyHere(dir, { yes: true });
+    expect(updated.code, updated.err).toBe(0);
+    expect(updated.out).toMatch(/updated platform chat-messenger-whatsapp/);
+    expect(updated.out.split('Applied 1 change to org default.\n')[1]).toBe(
+      ['', ...WHATSAPP_LINES].join('\n'),
+    );
+
+    // --json: stdout stays the one plan document; the lines go to stderr with the progress.
+    await writeFile(join(dir, 'svc.toml'), CHAT_TOML.replace('name = "Telegram"', 'name = "TELEGRAM"'));
+    const json = await applyHere(dir, { yes: true, json: true });
+    expect(json.code, json.err).toBe(0);
+    expect(
+      JSON.parse(json.out)
+        .rows.filter((r: any) => r.verb === 'update')
+        .map((r: any) => r.id),
+    ).toEqual(['chat-messenger-telegram', 'chat-messenger-whatsapp']);
+    expect(json.err).toContain(TELEGRAM_LINES.join('\n'));
+    expect(json.err).toContain(WHATSAPP_LINES.join('\n'));
+
+    for (const run of [created, updated, json]) expect(run.out + run.err).not.toContain(CANARY);
   });
 });

@@ -7,7 +7,8 @@ import { loadProject, type Project, ProjectError } from '../project/index.js';
 import { createClient } from '../session/client.js';
 import { checkLink, type Io } from '../session/commands.js';
 import { resolveSession } from '../session/resolve.js';
-import { describeFailure, executePlan } from './execute.js';
+import { describeFailure, executePlan, type RowResult } from './execute.js';
+import { type PlatformAnswer, webhookInstructions } from './webhooks.js';
 
 export interface ApplyFlags {
   dir: string;
@@ -64,6 +65,16 @@ export function desiredState(project: Project): DesiredState {
 }
 
 const label = (row: PlanRow) => `${row.kind.replace('_', ' ')} ${row.id}`;
+
+/** For each platform created or updated: its webhook URL and the step that connects it. */
+function webhookLines(done: RowResult[]): string[] {
+  return done
+    .filter(({ row, result }) => row.kind === 'platform' && (result === 'created' || result === 'updated'))
+    .flatMap(({ answer }) => {
+      const platform = (answer as { platform?: PlatformAnswer } | undefined)?.platform;
+      return platform ? ['', ...webhookInstructions(platform)] : [];
+    });
+}
 
 export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<number> {
   const dir = resolve(flags.dir);
@@ -129,12 +140,16 @@ export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<numb
       say(`  ${result === 'unchanged' ? 'unchanged on server' : result} ${label(row)}`),
     onFailure: (row, error) => io.err(`  failed ${label(row)}: ${describeFailure(error)}`),
   });
+  const webhooks = webhookLines(outcome.done);
   if (outcome.failed.length === 0) {
     say(
       `Applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'} to org ${session.org}.`,
     );
+    for (const line of webhooks) say(line);
     return EXIT.ok;
   }
+  // Platforms written before the failure are live: their URLs are needed whatever comes next.
+  for (const line of webhooks) say(line);
   io.err(`svc apply: ${outcome.done.length} of ${pending} changes applied before a failure.`);
   for (const { row, error } of outcome.failed) io.err(`  failed: ${label(row)}: ${describeFailure(error)}`);
   if (outcome.notAttempted.length > 0) {

@@ -37,7 +37,12 @@ async function temp(): Promise<string> {
 }
 
 /** Values of the secret references below: only their presence is checked, they never leave. */
-const SECRETS = { OPENAI_API_KEY: 'sk-test', SLACK_BOT_TOKEN: 'xoxb-test', GITHUB_TOKEN: 'ghp-test' };
+const SECRETS = {
+  OPENAI_API_KEY: 'sk-test',
+  SLACK_BOT_TOKEN: 'xoxb-test',
+  SLACK_SIGNING_SECRET: 'signing-test',
+  GITHUB_TOKEN: 'ghp-test',
+};
 
 // `{{support}}` and `{{ops}}` are the agent ids of one case: stable platform IDs are unique on the
 // deployment, so each case has its own org and its own agent ids.
@@ -55,6 +60,7 @@ const SVC_TOML = dedent(`
   type = "team_chat"
   name = "Main"
   [agents.{{support}}.platforms.config]
+  signing_secret = "$SLACK_SIGNING_SECRET"
   bot_token = "$SLACK_BOT_TOKEN"
   channel = "C123"
 
@@ -500,7 +506,7 @@ const cases: Case[] = [
     id: '{{platform}}',
     field: 'config',
     read: (v) => v.platform.config,
-    expected: { bot_token: '$SLACK_BOT_TOKEN', channel: 'C456' },
+    expected: { signing_secret: '$SLACK_SIGNING_SECRET', bot_token: '$SLACK_BOT_TOKEN', channel: 'C456' },
     restartsWorker: true,
   },
   // Memory: entity type, relationship type, watcher.
@@ -650,7 +656,7 @@ cases.push(
     id: '{{platform}}',
     field: 'config',
     read: (v) => v.platform.config,
-    expected: { bot_token: '$SLACK_BOT_TOKEN' },
+    expected: { signing_secret: '$SLACK_SIGNING_SECRET', bot_token: '$SLACK_BOT_TOKEN' },
     restartsWorker: true,
   },
   {

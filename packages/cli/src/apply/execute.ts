@@ -9,6 +9,8 @@ export interface RowResult {
   row: PlanRow;
   /** The server's `result`: created, updated or unchanged (someone else converged it first). */
   result: string;
+  /** The server's whole answer (of the last request, when a row took several). */
+  answer?: unknown;
 }
 
 export interface ApplyOutcome {
@@ -66,7 +68,7 @@ export async function executePlan(
           for (const part of withinBodyLimit(request)) {
             answer = await client.request<{ result?: string }>(part.method, part.path, part.body);
           }
-          const result = { row, result: answer?.result ?? 'done' };
+          const result = { row, result: answer?.result ?? 'done', answer };
           outcome.done.push(result);
           options.onResult?.(result);
         } catch (error) {

@@ -20,7 +20,9 @@ const ESC = '\x1b[';
 /** What the project's secret references resolve to in the CLI; values never reach the output. */
 const SECRETS = {
   SLACK_TOKEN: 'xoxb-golden-not-printed',
+  SLACK_SIGNING_SECRET: 'signing-golden-not-printed',
   TG_TOKEN: 'tg-golden-not-printed',
+  TG_SECRET: 'tg-secret-golden-not-printed',
   OPENAI_API_KEY: 'sk-golden-not-printed',
 };
 
@@ -34,6 +36,7 @@ const TOML_V1 = dedent(`
   type = "team_chat"
   name = "Main"
   [agents.support.platforms.config]
+  signing_secret = "$SLACK_SIGNING_SECRET"
   bot_token = "$SLACK_TOKEN"
   channel = "C123"
 
@@ -41,13 +44,15 @@ const TOML_V1 = dedent(`
   type = "team_chat"
   name = "Alerts"
   [agents.support.platforms.config]
+  signing_secret = "$SLACK_SIGNING_SECRET"
   bot_token = "$SLACK_TOKEN"
   channel = "C999"
 
   [[agents.support.platforms]]
   type = "messenger"
   [agents.support.platforms.config]
-  token = "\${TG_TOKEN}"
+  bot_token = "\${TG_TOKEN}"
+  secret_token = "$TG_SECRET"
 
   [agents.support.network]
   allowed_domains = ["api.example.com"]
@@ -135,6 +140,7 @@ const TOML_V2 = dedent(`
   type = "team_chat"
   name = "Main"
   [agents.support.platforms.config]
+  signing_secret = "$SLACK_SIGNING_SECRET"
   bot_token = "$SLACK_TOKEN"
   channel = "C456"
 
@@ -142,6 +148,7 @@ const TOML_V2 = dedent(`
   type = "team_chat"
   name = "ALERTS"
   [agents.support.platforms.config]
+  signing_secret = "$SLACK_SIGNING_SECRET"
   bot_token = "$SLACK_TOKEN"
   channel = "C999"
 
@@ -149,6 +156,7 @@ const TOML_V2 = dedent(`
   type = "team_chat"
   name = "Escalations"
   [agents.support.platforms.config]
+  signing_secret = "$SLACK_SIGNING_SECRET"
   bot_token = "$SLACK_TOKEN"
   channel = "C777"
 
@@ -173,7 +181,8 @@ const TOML_V2 = dedent(`
   [[agents.billing.platforms]]
   type = "messenger"
   [agents.billing.platforms.config]
-  token = "\${TG_TOKEN}"
+  bot_token = "\${TG_TOKEN}"
+  secret_token = "$TG_SECRET"
 
   [agents.billing.egress]
   mode = "none"
@@ -343,7 +352,7 @@ describe('svc apply plan, golden files (no colour)', () => {
     // Platform stable IDs are unique on the deployment, so this org's agents have ids of their own.
     const session = await freshOrg('golden-colour');
     const toml = (channel: string, agents: string) =>
-      `[agents.helpdesk]\nname = "Helpdesk"\n\n[[agents.helpdesk.platforms]]\ntype = "team_chat"\n[agents.helpdesk.platforms.config]\nchannel = "${channel}"\n${agents}`;
+      `[agents.helpdesk]\nname = "Helpdesk"\n\n[[agents.helpdesk.platforms]]\ntype = "team_chat"\n[agents.helpdesk.platforms.config]\nsigning_secret = "$SLACK_SIGNING_SECRET"\nbot_token = "$SLACK_TOKEN"\nchannel = "${channel}"\n${agents}`;
     const dir = await writeProject({
       'svc.toml': toml('C1', '\n[agents.retired]\nname = "Retired"\n'),
       'agents/helpdesk/SOUL.md': 'Be kind.\nBe brief.\n',

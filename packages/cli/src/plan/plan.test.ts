@@ -27,7 +27,7 @@ function project(): DesiredState {
             stableId: 'support-team-chat',
             type: 'team_chat',
             name: null,
-            config: { bot_token: '$SLACK_TOKEN' },
+            config: { signing_secret: '$SLACK_SIGNING_SECRET', bot_token: '$SLACK_TOKEN' },
           },
         ],
         providers: [{ key: 'openai', secret_ref: '$OPENAI_API_KEY' }],
@@ -93,7 +93,7 @@ describe('plans against a real server', () => {
     const desired = project();
     const support = desired.agents[0]!;
     support.description = 'Answers customers fast';
-    support.platforms[0]!.config = { bot_token: '$SLACK_TOKEN', channel: 'C123' };
+    support.platforms[0]!.config = { ...support.platforms[0]!.config, channel: 'C123' };
     desired.watchers[0]!.schedule = '30 9 * * 1-5';
     const p = await plan(desired);
     expect(
@@ -109,7 +109,10 @@ describe('plans against a real server', () => {
   it('clears SOUL.md when its file is gone, and sends only that setting', async () => {
     const desired = project();
     desired.agents[0]!.description = 'Answers customers fast';
-    desired.agents[0]!.platforms[0]!.config = { bot_token: '$SLACK_TOKEN', channel: 'C123' };
+    desired.agents[0]!.platforms[0]!.config = {
+      ...desired.agents[0]!.platforms[0]!.config,
+      channel: 'C123',
+    };
     desired.watchers[0]!.schedule = '30 9 * * 1-5';
     desired.agents[0]!.config['SOUL.md'] = null;
     const p = await plan(desired);

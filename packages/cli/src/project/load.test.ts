@@ -23,7 +23,7 @@ const SVC_TOML = dedent(`
 
   [[agents.support.platforms]]
   type = "messenger"
-  config = { bot_token = "$TELEGRAM_TOKEN", flavor = "telegram" }
+  config = { bot_token = "$TELEGRAM_TOKEN", secret_token = "$TELEGRAM_SECRET", flavor = "telegram" }
 
   [agents.support.skills.mcp.github]
   url = "https://mcp.example.com/github"
@@ -110,6 +110,7 @@ const ENV = {
   SLACK_BOT_TOKEN: 'xoxb-canary',
   SLACK_SIGNING_SECRET: 'canary-signing',
   TELEGRAM_TOKEN: 'canary-telegram',
+  TELEGRAM_SECRET: 'canary-telegram-secret',
   GITHUB_TOKEN: 'ghp-canary',
   GITHUB_OAUTH_SECRET: 'canary-oauth',
   FILES_TOKEN: 'canary-files',
@@ -197,7 +198,7 @@ const EXPECTED: Project = {
         {
           stableId: 'support-messenger',
           type: 'messenger',
-          config: { bot_token: '$TELEGRAM_TOKEN', flavor: 'telegram' },
+          config: { bot_token: '$TELEGRAM_TOKEN', secret_token: '$TELEGRAM_SECRET', flavor: 'telegram' },
         },
       ],
       providers: [{ key: 'openai', secret_ref: '$OPENAI_API_KEY' }],
@@ -231,6 +232,7 @@ const EXPECTED: Project = {
     { variable: 'SLACK_BOT_TOKEN', file: 'svc.toml', line: 14 },
     { variable: 'SLACK_SIGNING_SECRET', file: 'svc.toml', line: 15 },
     { variable: 'TELEGRAM_TOKEN', file: 'svc.toml', line: 19 },
+    { variable: 'TELEGRAM_SECRET', file: 'svc.toml', line: 19 },
     { variable: 'GITHUB_TOKEN', file: 'svc.toml', line: 23 },
     { variable: 'GITHUB_OAUTH_SECRET', file: 'svc.toml', line: 24 },
     { variable: 'FILES_TOKEN', file: 'svc.toml', line: 29 },
@@ -309,22 +311,26 @@ describe('loadProject: problems', () => {
   });
 
   it('names the other places a missing variable is used', async () => {
-    const problems = await problemsOf({
-      'svc.toml': dedent(`
+    const problems = await problemsOf(
+      {
+        'svc.toml': dedent(`
         [[agents.a.platforms]]
         type = "messenger"
-        config = { token = "$TOKEN" }
+        config = { bot_token = "$TOKEN", secret_token = "$A_SECRET" }
         [[agents.b.platforms]]
         type = "messenger"
-        config = { token = "$TOKEN" }
+        config = { bot_token = "$TOKEN", secret_token = "$B_SECRET" }
       `),
-    });
+      },
+      { A_SECRET: 'a', B_SECRET: 'b' },
+    );
     expect(problems).toEqual([
       {
         file: 'svc.toml',
         line: 3,
-        col: 20,
-        message: 'environment variable TOKEN is not set (referenced by agents.a.platforms[0].config.token)',
+        col: 24,
+        message:
+          'environment variable TOKEN is not set (referenced by agents.a.platforms[0].config.bot_token)',
         hint: 'also referenced at svc.toml:6',
       },
     ]);
@@ -362,10 +368,14 @@ describe('loadProject: problems', () => {
   });
 
   it('names a config key made of digits as a key, not as a list index', async () => {
-    const problems = await problemsOf({
-      'svc.toml':
-        '[agents.a]\n[[agents.a.platforms]]\ntype = "messenger"\n[agents.a.platforms.config]\n"0" = "$ZERO"\n',
-    });
+    const problems = await problemsOf(
+      {
+        'svc.toml':
+          '[agents.a]\n[[agents.a.platforms]]\ntype = "messenger"\n[agents.a.platforms.config]\n"0" = "$ZERO"\n' +
+          'bot_token = "$TG_TOKEN"\nsecret_token = "$TG_SECRET"\n',
+      },
+      { TG_TOKEN: 't', TG_SECRET: 's' },
+    );
     expect(problems[0]?.message).toBe(
       'environment variable ZERO is not set (referenced by agents.a.platforms[0].config.0)',
     );

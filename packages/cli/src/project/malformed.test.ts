@@ -8,6 +8,16 @@ const lines = (problems: ProjectProblem[]) => problems.map(formatProblem);
 
 const toml = (text: string) => ({ 'svc.toml': dedent(text) });
 
+/** Complete platform configs as inline tables, for cases about something else; SECRETS sets them. */
+const SLACK = '{ signing_secret = "$SLACK_SIGNING_SECRET", bot_token = "$SLACK_BOT_TOKEN" }';
+const TELEGRAM = '{ bot_token = "$TELEGRAM_BOT_TOKEN", secret_token = "$TELEGRAM_SECRET_TOKEN" }';
+const SECRETS = {
+  SLACK_SIGNING_SECRET: 'set',
+  SLACK_BOT_TOKEN: 'set',
+  TELEGRAM_BOT_TOKEN: 'set',
+  TELEGRAM_SECRET_TOKEN: 'set',
+};
+
 describe('malformed svc.toml', () => {
   it('reports a TOML syntax error at smol-toml position', async () => {
     expect(lines(await problemsOf(toml('[agents.a]\nname = "A"\ndescription = \n')))).toEqual([
@@ -104,16 +114,59 @@ describe('malformed svc.toml', () => {
       toml(`
         [[agents.a.platforms]]
         type = "team_chat"
+        config = ${SLACK}
         [[agents.a.platforms]]
         type = "messenger"
+        config = ${TELEGRAM}
         [[agents.a.platforms]]
         type = "team_chat"
+        config = ${SLACK}
       `),
+      SECRETS,
     );
     expect(problems.map((p) => [p.line, p.message])).toEqual([
       [1, 'agent "a" has 2 platforms of type "team_chat": each needs a "name"'],
-      [5, 'agent "a" has 2 platforms of type "team_chat": each needs a "name"'],
+      [7, 'agent "a" has 2 platforms of type "team_chat": each needs a "name"'],
     ]);
+  });
+
+  it('names each key a platform lacks, at its config, with the naming problems in the same run', async () => {
+    const problems = await problemsOf(
+      toml(`
+        [[agents.a.platforms]]
+        type = "team_chat"
+        [agents.a.platforms.config]
+        channel = "C123"
+        bot_token = "xoxb-1234"
+
+        [[agents.a.platforms]]
+        type = "team_chat"
+        config = { signing_secret = "$SLACK_SIGNING_SECRET", bot_token = "$SLACK_BOT_TOKEN" }
+
+        [[agents.a.platforms]]
+        type = "messenger"
+        name = "WhatsApp"
+        config = { flavor = "whatsapp", access_token = "$WA_TOKEN" }
+
+        [[agents.a.platforms]]
+        type = "messenger"
+        name = "Signal"
+        config = { flavor = "signal" }
+      `),
+      { ...SECRETS, WA_TOKEN: 'set' },
+    );
+    expect(lines(problems)).toEqual([
+      'svc.toml:1:1: agent "a" has 2 platforms of type "team_chat": each needs a "name" (the stable ID, and so the webhook URL, is {agent}-{type}-{name})',
+      'svc.toml:3:1: agents.a.platforms[0].config.signing_secret: is required for a team_chat platform (Slack Events API): a secret reference such as "$SLACK_SIGNING_SECRET"; store the value with "svc secrets set SLACK_SIGNING_SECRET" and write "$SLACK_SIGNING_SECRET" here',
+      'svc.toml:5:13: agents.a.platforms[0].config.bot_token: must be a secret reference such as "$SLACK_BOT_TOKEN", never the secret itself: store the value with "svc secrets set SLACK_BOT_TOKEN" and write "$SLACK_BOT_TOKEN" here',
+      'svc.toml:7:1: agent "a" has 2 platforms of type "team_chat": each needs a "name" (the stable ID, and so the webhook URL, is {agent}-{type}-{name})',
+      'svc.toml:14:1: agents.a.platforms[2].config.app_secret: is required for a messenger platform with flavor "whatsapp" (WhatsApp Cloud API): a secret reference such as "$WHATSAPP_APP_SECRET"; store the value with "svc secrets set WHATSAPP_APP_SECRET" and write "$WHATSAPP_APP_SECRET" here',
+      'svc.toml:14:1: agents.a.platforms[2].config.verify_token: is required for a messenger platform with flavor "whatsapp" (WhatsApp Cloud API): a secret reference such as "$WHATSAPP_VERIFY_TOKEN"; store the value with "svc secrets set WHATSAPP_VERIFY_TOKEN" and write "$WHATSAPP_VERIFY_TOKEN" here',
+      'svc.toml:14:1: agents.a.platforms[2].config.phone_number_id: is required for a messenger platform with flavor "whatsapp" (WhatsApp Cloud API): the phone number ID (Meta App Dashboard > WhatsApp > API Setup), or a reference such as "$WHATSAPP_PHONE_NUMBER_ID"',
+      'svc.toml:19:21: agents.a.platforms[3].config.flavor: must be "telegram" (the default when absent) or "whatsapp"',
+    ]);
+    // The literal is named by its key, never repeated.
+    expect(lines(problems).join('\n')).not.toContain('xoxb-1234');
   });
 
   it('reports stable IDs that collide, within an agent and across agents', async () => {
@@ -122,24 +175,32 @@ describe('malformed svc.toml', () => {
         [[agents.a.platforms]]
         type = "team_chat"
         name = "Main"
+        config = ${SLACK}
         [[agents.a.platforms]]
         type = "team_chat"
         name = "main!"
+        config = ${SLACK}
         [[agents.x.platforms]]
         type = "messenger"
         name = "team chat"
+        config = ${TELEGRAM}
         [[agents.x-messenger.platforms]]
         type = "team_chat"
+        config = ${SLACK}
       `),
+      SECRETS,
     );
     expect(lines(problems)).toEqual([
-      'svc.toml:6:8: platform stable ID "a-team-chat-main" is already used by the platform at svc.toml:1 (give one of them another "name")',
-      'svc.toml:10:1: platform stable ID "x-messenger-team-chat" is already used by the platform at svc.toml:7 (give one of them another "name")',
+      'svc.toml:7:8: platform stable ID "a-team-chat-main" is already used by the platform at svc.toml:1 (give one of them another "name")',
+      'svc.toml:13:1: platform stable ID "x-messenger-team-chat" is already used by the platform at svc.toml:9 (give one of them another "name")',
     ]);
   });
 
   it('reports a platform name that slugifies to nothing', async () => {
-    const problems = await problemsOf(toml('[[agents.a.platforms]]\ntype = "messenger"\nname = "!!!"\n'));
+    const problems = await problemsOf(
+      toml(`[[agents.a.platforms]]\ntype = "messenger"\nname = "!!!"\nconfig = ${TELEGRAM}\n`),
+      SECRETS,
+    );
     expect(problems).toEqual([expect.objectContaining({ line: 3, col: 8 })]);
     expect(problems[0]?.message).toMatch(/^agents\.a\.platforms\[0\]\.name: must contain a letter/);
   });

@@ -1,6 +1,9 @@
-/** `[[agents.<id>.platforms]]`: validated with core's platformPutSchema, keyed by stable ID. */
+/**
+ * `[[agents.<id>.platforms]]`: validated with core's platformPutSchema (the keys each type and
+ * flavor needs included), keyed by stable ID.
+ */
 
-import { PLATFORM_TYPES, platformPutSchema, stablePlatformId } from '@svc/core';
+import { PLATFORM_TYPES, platformPutFieldsSchema, platformPutSchema, stablePlatformId } from '@svc/core';
 import { arrayOfTables, type Context, report, reportIssues } from './issues.js';
 import type { TomlPath } from './toml-locator.js';
 import type { ProjectPlatform } from './types.js';
@@ -31,9 +34,12 @@ export function readPlatforms(
     if (!parsed.success) {
       ok = false;
       reportIssues(ctx, parsed.error.issues, (p) => at(['platforms', i, ...p]), { input: entry });
-      continue;
     }
-    const { type, name, config } = parsed.data;
+    // A config missing a key leaves the type and name sound: the naming checks below still run,
+    // so that one run lists every problem.
+    const fields = parsed.success ? parsed : platformPutFieldsSchema.safeParse(entry);
+    if (!fields.success) continue;
+    const { type, name, config } = fields.data;
     let stableId: string;
     try {
       stableId = stablePlatformId(agentId, type, name);

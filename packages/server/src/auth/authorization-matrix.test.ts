@@ -8,6 +8,7 @@ import {
   type TestServer,
   testAppOptions,
 } from '../../test/harness.js';
+import { SLACK_CONFIG, TELEGRAM_CONFIG } from '../../test/platform-configs.js';
 import { buildApp, type RegisteredRoute } from '../http/app.js';
 import type { RouteAuth } from '../http/types.js';
 
@@ -202,7 +203,7 @@ const freshTargets: Record<string, () => Promise<string>> = {
     const name = `doomed-${randomBytes(4).toString('hex')}`;
     const stableId = stablePlatformId(AGENT, 'messenger', name);
     const res = await server.call('PUT', `/api/${ORG}/agents/${AGENT}/platforms/by-stable-id/${stableId}`, {
-      body: { type: 'messenger', name, config: {} },
+      body: { type: 'messenger', name, config: TELEGRAM_CONFIG },
     });
     if (res.status >= 300) throw new Error(`platform creation failed: ${JSON.stringify(res.body)}`);
     return stableId;
@@ -228,7 +229,10 @@ const BODIES: Record<string, () => unknown> = {
   'POST /api/:org/tokens': () => ({ name: `matrix-${randomBytes(4).toString('hex')}`, scopes: ['read'] }),
   'POST /api/:org/agents': () => ({ agentId: AGENT, name: 'Matrix' }),
   'PATCH /api/:org/agents/:id/config': () => ({ 'SOUL.md': 'steady' }),
-  'PUT /api/:org/agents/:id/platforms/by-stable-id/:stableId': () => ({ type: 'team_chat', config: {} }),
+  'PUT /api/:org/agents/:id/platforms/by-stable-id/:stableId': () => ({
+    type: 'team_chat',
+    config: SLACK_CONFIG,
+  }),
   'POST /api/:org/operations/manage_entity_schema': () => ({ action: 'list' }),
   'PUT /api/:org/secrets/:name': () => ({ value: 'matrix-value' }),
   'POST /api/v1/agents/:agentId/approvals/:approvalId': () => ({ decision: 'approve' }),

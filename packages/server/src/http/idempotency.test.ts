@@ -36,7 +36,10 @@ const mutations: [string, string, string, unknown][] = [
     'upsert a platform',
     'PUT',
     '/api/default/agents/base/platforms/by-stable-id/base-messenger',
-    { type: 'messenger', config: { token: '$TG', nested: { b: 1, a: [1, 2] } } },
+    {
+      type: 'messenger',
+      config: { bot_token: '$TG', secret_token: '$TG_SECRET', nested: { b: 1, a: [1, 2] } },
+    },
   ],
   [
     'upsert an entity type',

@@ -3,6 +3,7 @@ import type { ProblemCode } from '@svc/core';
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
+import { SLACK_CONFIG, TELEGRAM_CONFIG } from '../../test/platform-configs.js';
 
 /**
  * DESIGN.md section 11: "Bad input gets a clear problem answer and changes nothing". Every case
@@ -48,12 +49,12 @@ beforeAll(async () => {
   // One unnamed team_chat and one named messenger: adding a sibling to either needs names.
   await must('PUT', '/api/default/agents/helper/platforms/by-stable-id/helper-team-chat', {
     type: 'team_chat',
-    config: { botToken: '$SLACK_TOKEN' },
+    config: SLACK_CONFIG,
   });
   await must('PUT', '/api/default/agents/helper/platforms/by-stable-id/helper-messenger-a', {
     type: 'messenger',
     name: 'a',
-    config: {},
+    config: TELEGRAM_CONFIG,
   });
   await must('POST', '/api/default/operations/manage_entity_schema', {
     action: 'upsert',
@@ -70,7 +71,7 @@ beforeAll(async () => {
   await must('POST', '/api/other/agents', { agentId: 'shared', name: 'Shared' });
   await must('PUT', '/api/other/agents/shared/platforms/by-stable-id/shared-team-chat', {
     type: 'team_chat',
-    config: {},
+    config: SLACK_CONFIG,
   });
   await must('POST', '/api/default/agents', { agentId: 'shared', name: 'Shared' });
 });
@@ -538,7 +539,7 @@ const cases: Case[] = [
     name: 'stable ID that does not match the body',
     method: 'PUT',
     path: PLATFORM('helper-slack'),
-    body: { type: 'team_chat', config: {} },
+    body: { type: 'team_chat', config: SLACK_CONFIG },
     status: 422,
     code: 'stable_id_mismatch',
     errorPath: '/params/stableId',
@@ -548,7 +549,7 @@ const cases: Case[] = [
     name: 'stable ID over 200 characters',
     method: 'PUT',
     path: PLATFORM(`helper-team-chat-${'x'.repeat(200)}`),
-    body: { type: 'team_chat', name: 'x'.repeat(200), config: {} },
+    body: { type: 'team_chat', name: 'x'.repeat(200), config: SLACK_CONFIG },
     status: 400,
     code: 'validation_failed',
     errorPath: '/params/stableId',
@@ -566,7 +567,7 @@ const cases: Case[] = [
     name: 'unknown top-level key on a platform',
     method: 'PUT',
     path: PLATFORM('helper-team-chat'),
-    body: { type: 'team_chat', config: {}, token: 'xoxb' },
+    body: { type: 'team_chat', config: SLACK_CONFIG, token: 'xoxb' },
     status: 400,
     code: 'validation_failed',
     errorPath: '/body/token',
@@ -593,7 +594,7 @@ const cases: Case[] = [
     name: 'a named platform beside an unnamed one of its type',
     method: 'PUT',
     path: PLATFORM('helper-team-chat-second'),
-    body: { type: 'team_chat', name: 'second', config: {} },
+    body: { type: 'team_chat', name: 'second', config: SLACK_CONFIG },
     status: 409,
     code: 'platform_name_required',
     errorPath: '/body/name',
@@ -602,7 +603,7 @@ const cases: Case[] = [
     name: 'an unnamed platform beside a named one of its type',
     method: 'PUT',
     path: PLATFORM('helper-messenger'),
-    body: { type: 'messenger', config: {} },
+    body: { type: 'messenger', config: TELEGRAM_CONFIG },
     status: 409,
     code: 'platform_name_required',
     errorPath: '/body/name',
@@ -611,7 +612,7 @@ const cases: Case[] = [
     name: 'stable ID owned by another org',
     method: 'PUT',
     path: '/api/default/agents/shared/platforms/by-stable-id/shared-team-chat',
-    body: { type: 'team_chat', config: { changed: true } },
+    body: { type: 'team_chat', config: { ...SLACK_CONFIG, changed: true } },
     status: 409,
     code: 'stable_id_taken',
     errorPath: '/params/stableId',
@@ -620,7 +621,7 @@ const cases: Case[] = [
     name: 'platform of an unknown agent',
     method: 'PUT',
     path: '/api/default/agents/ghost/platforms/by-stable-id/ghost-team-chat',
-    body: { type: 'team_chat', config: {} },
+    body: { type: 'team_chat', config: SLACK_CONFIG },
     status: 404,
     code: 'not_found',
   },
@@ -629,7 +630,7 @@ const cases: Case[] = [
     name: 'platform name with no letters or digits',
     method: 'PUT',
     path: PLATFORM('helper-messenger'),
-    body: { type: 'messenger', name: '***', config: {} },
+    body: { type: 'messenger', name: '***', config: TELEGRAM_CONFIG },
     status: 400,
     code: 'validation_failed',
     errorPath: '/body/name',
@@ -639,10 +640,38 @@ const cases: Case[] = [
     name: 'platform name in Chinese characters only',
     method: 'PUT',
     path: PLATFORM('helper-messenger'),
-    body: { type: 'messenger', name: '客服', config: {} },
+    body: { type: 'messenger', name: '客服', config: TELEGRAM_CONFIG },
     status: 400,
     code: 'validation_failed',
     errorPath: '/body/name',
+  },
+
+  {
+    name: 'team_chat config without its keys',
+    method: 'PUT',
+    path: PLATFORM('helper-team-chat'),
+    body: { type: 'team_chat', config: { channel: 'C1' } },
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/config/signing_secret',
+  },
+  {
+    name: 'a secret written as a value in a platform config',
+    method: 'PUT',
+    path: PLATFORM('helper-team-chat'),
+    body: { type: 'team_chat', config: { ...SLACK_CONFIG, bot_token: 'xoxb-1-2-3' } },
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/config/bot_token',
+  },
+  {
+    name: 'a messenger flavor that names no protocol',
+    method: 'PUT',
+    path: PLATFORM('helper-messenger-a'),
+    body: { type: 'messenger', name: 'a', config: { ...TELEGRAM_CONFIG, flavor: 'signal' } },
+    status: 400,
+    code: 'validation_failed',
+    errorPath: '/body/config/flavor',
   },
 
   // ---- memory schema ----------------------------------------------------------------------

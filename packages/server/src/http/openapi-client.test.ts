@@ -38,7 +38,7 @@ export async function run(baseUrl: string, adminPassword: string) {
   });
   const platform = await client.PUT('/api/{org}/agents/{id}/platforms/by-stable-id/{stableId}', {
     params: { path: { org: 'default', id: 'support', stableId: 'support-team-chat-main' } },
-    body: { type: 'team_chat', name: 'Main', config: { bot_token: '$SLACK_BOT_TOKEN', channel: 'C1' } },
+    body: { type: 'team_chat', name: 'Main', config: { signing_secret: '$SLACK_SIGNING_SECRET', bot_token: '$SLACK_BOT_TOKEN', channel: 'C1' } },
   });
   const listed = await client.GET('/api/{org}/agents', {
     params: { path: { org: 'default' }, query: { include: ['config', 'platforms'] } },
@@ -83,7 +83,7 @@ export async function run(baseUrl: string, adminPassword: string) {
 const WRONG: [string, string, string][] = [
   [
     'a platform config that is not a table',
-    "config: { bot_token: '$SLACK_BOT_TOKEN', channel: 'C1' }",
+    "config: { signing_secret: '$SLACK_SIGNING_SECRET', bot_token: '$SLACK_BOT_TOKEN', channel: 'C1' }",
     "config: 'C1'",
   ],
   ['a scope that does not exist', "scopes: ['read', 'write', 'messages']", "scopes: ['read', 'root']"],
@@ -166,7 +166,10 @@ describe('a client generated from the OpenAPI document', () => {
       errorIsProblem: true,
       agent: { status: 201, result: 'created' },
       settings: { status: 200, changed: ['IDENTITY.md'] },
-      platform: { status: 201, config: { bot_token: '$SLACK_BOT_TOKEN', channel: 'C1' } },
+      platform: {
+        status: 201,
+        config: { signing_secret: '$SLACK_SIGNING_SECRET', bot_token: '$SLACK_BOT_TOKEN', channel: 'C1' },
+      },
       listed: { status: 200, identity: '# Support', platforms: ['support-team-chat-main'] },
       message: { status: 202, state: 'queued' },
       missing: { status: 404, contentType: 'application/problem+json', code: 'not_found' },

@@ -10,6 +10,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { TELEGRAM_CONFIG } from '../../test/platform-configs.js';
 import type { OrgRef } from '../http/types.js';
 
 const CANARY = `canary-${randomBytes(6).toString('hex')}-value`;
@@ -178,12 +179,18 @@ describe('status of references', () => {
       'PUT',
       '/api/default/agents/bot/platforms/by-stable-id/bot-team-chat',
       {
-        body: { type: 'team_chat', config: { bot_token: '$BOT_SLACK_TOKEN' } },
+        body: {
+          type: 'team_chat',
+          config: { bot_token: '$BOT_SLACK_TOKEN', signing_secret: '$BOT_SLACK_TOKEN' },
+        },
       },
     );
     expect(platform.body.platform).toMatchObject({
       status: 'error',
-      problems: [{ code: 'secret_missing', variable: 'BOT_SLACK_TOKEN', path: '/config/bot_token' }],
+      problems: [
+        { code: 'secret_missing', variable: 'BOT_SLACK_TOKEN', path: '/config/bot_token' },
+        { code: 'secret_missing', variable: 'BOT_SLACK_TOKEN', path: '/config/signing_secret' },
+      ],
     });
     await put('BOT_SLACK_TOKEN', CANARY);
     await put('BOT_LLM_KEY', CANARY);
@@ -243,7 +250,10 @@ describe('reserved references are refused at write time', () => {
         'PUT',
         '/api/default/agents/relay/platforms/by-stable-id/relay-messenger',
         {
-          body: { type: 'messenger', config: { ok: '$FINE', nested: { list: ['x', `Bearer ${ref}`] } } },
+          body: {
+            type: 'messenger',
+            config: { ...TELEGRAM_CONFIG, ok: '$FINE', nested: { list: ['x', `Bearer ${ref}`] } },
+          },
         },
       );
       expect(res.status, ref).toBe(422);
@@ -256,7 +266,7 @@ describe('reserved references are refused at write time', () => {
     const named = await server.call(
       'PUT',
       '/api/default/agents/relay/platforms/by-stable-id/relay-messenger-svc-admin-password',
-      { body: { type: 'messenger', name: '$SVC_ADMIN_PASSWORD', config: {} } },
+      { body: { type: 'messenger', name: '$SVC_ADMIN_PASSWORD', config: TELEGRAM_CONFIG } },
     );
     expect(named.status).toBe(422);
     expect(named.body).toMatchObject({ code: 'secret_reserved', errors: [{ path: '/body/name' }] });
