@@ -272,7 +272,7 @@ function printSummary(results, database) {
   row(
     'first apply',
     firstApply,
-    `${firstApply.out.at(-1) ?? ''} (${(firstApply.writes / (firstApply.ms / 1000)).toFixed(0)} writes/s)`,
+    `${firstApply.out.find((line) => line.startsWith('Applied ')) ?? ''} (${(firstApply.writes / (firstApply.ms / 1000)).toFixed(0)} writes/s)`,
   );
   row('no-op re-apply (the plan)', noop, summaryLine(noop.out));
   for (const b of baselines) row(`baseline read, ${b.inFlight} in flight`, b);
