@@ -33,7 +33,7 @@ export function registerMetrics(app: App, pool: Pool): client.Registry {
 
 /**
  * What every svc process reports, `svc server` and `svc worker` alike: the Node process, its
- * database pool, and the deployment's turn queue.
+ * database pool, and the deployment's turn queue and outbox.
  */
 export function processRegistry(pool: Pool): client.Registry {
   const registry = new client.Registry();
@@ -52,41 +52,35 @@ export function processRegistry(pool: Pool): client.Registry {
   poolGauge('svc_db_pool_waiting', 'Queries waiting for a pool connection', () => pool.waitingCount);
 
   // Read from the database at each scrape, so that every replica reports the whole deployment's queue.
-  new client.Gauge({
-    name: 'svc_turn_queue',
-    help: 'Messages waiting for a turn (queued), being answered (running), or paused for an approval',
-    labelNames: ['status'],
-    registers: [registry],
-    async collect() {
-      // A scrape while the database is away still answers, with the other metrics.
-      const { rows } = await pool
-        .query<{ status: string; n: string }>(
-          `SELECT s.status, count(m.id) AS n
-           FROM unnest(ARRAY['queued', 'running', 'awaiting_approval']) AS s(status)
-           LEFT JOIN messages m ON m.status = s.status
-          GROUP BY s.status`,
-        )
-        .catch(() => ({ rows: [] }));
-      for (const row of rows) this.set({ status: row.status }, Number(row.n));
-    },
-  });
-
-  new client.Gauge({
-    name: 'svc_outbox',
-    help: 'Replies to chat platforms waiting for delivery (pending), being sent (sending), or failed for good',
-    labelNames: ['status'],
-    registers: [registry],
-    async collect() {
-      const { rows } = await pool
-        .query<{ status: string; n: string }>(
-          `SELECT s.status, count(o.id) AS n
-           FROM unnest(ARRAY['pending', 'sending', 'failed']) AS s(status)
-           LEFT JOIN outbox o ON o.status = s.status
-          GROUP BY s.status`,
-        )
-        .catch(() => ({ rows: [] }));
-      for (const row of rows) this.set({ status: row.status }, Number(row.n));
-    },
-  });
+  const statusGauge = (name: string, help: string, table: 'messages' | 'outbox', statuses: string[]) =>
+    new client.Gauge({
+      name,
+      help,
+      labelNames: ['status'],
+      registers: [registry],
+      async collect() {
+        // A scrape while the database is away still answers, with the other metrics.
+        const { rows } = await pool
+          .query<{ status: string; n: string }>(
+            `SELECT s.status, count(t.status) AS n FROM unnest($1::text[]) AS s(status)
+               LEFT JOIN ${table} t ON t.status = s.status GROUP BY s.status`,
+            [statuses],
+          )
+          .catch(() => ({ rows: [] }));
+        for (const row of rows) this.set({ status: row.status }, Number(row.n));
+      },
+    });
+  statusGauge(
+    'svc_turn_queue',
+    'Messages waiting for a turn (queued), being answered (running), or paused for an approval',
+    'messages',
+    ['queued', 'running', 'awaiting_approval'],
+  );
+  statusGauge(
+    'svc_outbox',
+    'Replies to chat platforms waiting for delivery (pending), being sent (sending), or failed for good',
+    'outbox',
+    ['pending', 'sending', 'failed'],
+  );
   return registry;
 }

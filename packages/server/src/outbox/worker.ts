@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Pool } from 'pg';
-import { listenToChannels } from '../db/notifications.js';
+import { startWorkLoop, type WorkLoop } from '../db/work-loop.js';
 import { isWhatsApp, type PlatformTarget, platformByStableId } from '../platforms/lookup.js';
 import { SecretMissingError, type SecretResolver } from '../secrets/resolve.js';
 import type { TurnMetrics } from '../turns/metrics.js';
@@ -112,6 +112,8 @@ export async function startDeliveryWorkers(options: DeliveryWorkerOptions): Prom
   const timeoutMs = Math.min(10_000, leaseMs / 2);
   let running = 0;
   let closing = false;
+  // Set once listening; a delivery ends (and wakes it) only after that.
+  let loop: WorkLoop | null = null;
   const under = new Set<Promise<void>>();
 
   const settle = async (delivery: ClaimedDelivery) => {
@@ -162,45 +164,25 @@ export async function startDeliveryWorkers(options: DeliveryWorkerOptions): Prom
         .finally(() => {
           running--;
           under.delete(work);
-          wake();
+          loop?.wake();
         });
       under.add(work);
     }
   };
-  let filling: Promise<void> | null = null;
-  let again = false;
-  function wake(): void {
-    if (closing) return;
-    if (filling) {
-      again = true;
-      return;
-    }
-    filling = fill()
-      .catch((error) => options.log.warn({ err: error }, 'could not look for replies to deliver'))
-      .finally(() => {
-        filling = null;
-        if (again) {
-          again = false;
-          wake();
-        }
-      });
-  }
-
-  const listener = await listenToChannels(options.pool, options.log, {
-    channels: [OUTBOX_CHANNEL],
+  // Also how a delivery waiting for its retry time is found again: the poll.
+  loop = await startWorkLoop({
+    pool: options.pool,
+    log: options.log,
+    channel: OUTBOX_CHANNEL,
     what: 'replies to deliver',
-    onNotification: () => wake(),
-    onStateChange: (listening) => {
-      if (listening) wake();
-    },
+    pollMs: options.pollMs ?? 500,
+    fill,
   });
-  // Also how a delivery waiting for its retry time is found again.
-  const poll = setInterval(wake, options.pollMs ?? 500);
   const reaper = setInterval(
     () => {
       reapLapsedDeliveries(options.pool, maxAttempts)
         .then((reaped) => {
-          if (reaped > 0) wake();
+          if (reaped > 0) loop?.wake();
         })
         .catch((error) => options.log.warn({ err: error }, 'could not reap lapsed deliveries'));
       forgetOldReceipts(options.pool).catch((error) =>
@@ -209,14 +191,11 @@ export async function startDeliveryWorkers(options: DeliveryWorkerOptions): Prom
     },
     (options.reapMs ?? Math.min(5000, leaseMs / 2)) * (0.75 + Math.random() / 2),
   );
-  wake();
   return {
     async close() {
       closing = true;
-      clearInterval(poll);
       clearInterval(reaper);
-      await listener.close();
-      await filling;
+      await loop?.close();
       await Promise.all(under);
     },
   };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { listenToChannels } from '../db/notifications.js';
+import { startWorkLoop, type WorkLoop } from '../db/work-loop.js';
 import { createEgressClient } from '../egress/client.js';
 import type { DeploymentEgress } from '../egress/deployment.js';
 import { type DeliveryWorkerOptions, startDeliveryWorkers } from '../outbox/worker.js';
@@ -60,8 +60,9 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
   const egressClient = createEgressClient({ policy: options.egress.policy });
   const deps: TurnDeps = { ...options, egress: { ...options.egress, fetch: egressClient.fetch } };
   let closing = false;
-  let filling: Promise<void> | null = null;
-  let again = false;
+  // Set once listening; a turn ends (and wakes it) only after that.
+  let loop: WorkLoop | null = null;
+  const wake = () => loop?.wake();
 
   const run = (turn: ClaimedTurn) => {
     const stop = new AbortController();
@@ -104,33 +105,14 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
       run(turn);
     }
   };
-  // One fill at a time; a wake-up during one runs another right after it.
-  function wake(): void {
-    if (closing) return;
-    if (filling) {
-      again = true;
-      return;
-    }
-    filling = fill()
-      .catch((error) => options.log.warn({ err: error }, 'could not look for turns to run'))
-      .finally(() => {
-        filling = null;
-        if (again) {
-          again = false;
-          wake();
-        }
-      });
-  }
-
-  const listener = await listenToChannels(options.pool, options.log, {
-    channels: [WORK_CHANNEL],
+  loop = await startWorkLoop({
+    pool: options.pool,
+    log: options.log,
+    channel: WORK_CHANNEL,
     what: 'queued messages',
-    onNotification: () => wake(),
-    onStateChange: (listening) => {
-      if (listening) wake();
-    },
+    pollMs: options.pollMs ?? 1000,
+    fill,
   });
-  const poll = setInterval(wake, options.pollMs ?? 1000);
   // Replicas reap at different moments, so that one lapsed lease is not raced for by all of them.
   const reapEvery = (options.reapMs ?? Math.min(5000, leaseMs / 2)) * (0.75 + Math.random() / 2);
   const reaper = setInterval(() => {
@@ -144,7 +126,6 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
       })
       .catch((error) => options.log.warn({ err: error }, 'could not reap lapsed turns'));
   }, reapEvery);
-  wake();
   // A process that runs turns delivers their replies too.
   const deliveries =
     options.deliveries === false
@@ -164,10 +145,8 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
     },
     async close(graceMs = 10_000) {
       closing = true;
-      clearInterval(poll);
       clearInterval(reaper);
-      await listener.close();
-      await filling;
+      await loop?.close();
       const delivering = deliveries?.close();
       const all = () => Promise.all([...running.values()].map((r) => r.done));
       let timer: NodeJS.Timeout | undefined;
