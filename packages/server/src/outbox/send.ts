@@ -25,6 +25,18 @@ const WHATSAPP_GRAPH_VERSION = 'v21.0';
 /** The most characters one message may hold on each platform; a longer reply goes in parts. */
 export const MAX_MESSAGE_CHARS = { team_chat: 40_000, messenger: 4096, whatsapp: 4096 } as const;
 
+/** What the three APIs answer, as far as it is read (Slack's `error` is a string, Graph's an object). */
+interface PlatformAnswer {
+  ok?: unknown;
+  ts?: unknown;
+  error?: unknown;
+  result?: { message_id?: unknown };
+  error_code?: unknown;
+  description?: unknown;
+  parameters?: { retry_after?: unknown };
+  messages?: { id?: unknown }[];
+}
+
 async function post(url: string, headers: Record<string, string>, body: unknown, timeoutMs: number) {
   try {
     const res = await fetch(url, {
@@ -34,7 +46,7 @@ async function post(url: string, headers: Record<string, string>, body: unknown,
       signal: AbortSignal.timeout(timeoutMs),
       redirect: 'error',
     });
-    const json = (await res.json().catch(() => null)) as Record<string, any> | null;
+    const json = (await res.json().catch(() => null)) as PlatformAnswer | null;
     return { res, json };
   } catch (error) {
     // A reset connection, a refused one, a timeout: the platform may come back.
@@ -139,12 +151,13 @@ export async function sendWhatsApp(
   if (res.ok && Array.isArray(json?.messages)) {
     return { ok: true, platformMessageId: String(json.messages[0]?.id ?? '') || null };
   }
-  const code = Number(json?.error?.code);
+  const graphError = (json?.error ?? {}) as { code?: unknown; message?: unknown };
+  const code = Number(graphError.code);
   return {
     ok: false,
     retryable: transient(res.status) || WHATSAPP_THROTTLED.has(code),
     retryAfterMs: retryAfterMs(res.headers.get('retry-after')),
-    detail: `WhatsApp answered ${Number.isFinite(code) ? code : res.status}: ${String(json?.error?.message ?? res.statusText).slice(0, 200)}`,
+    detail: `WhatsApp answered ${Number.isFinite(code) ? code : res.status}: ${String(graphError.message ?? res.statusText).slice(0, 200)}`,
   };
 }
 

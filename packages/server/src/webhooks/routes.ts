@@ -53,12 +53,17 @@ function verifiedInbound(
     if (error instanceof WebhookRefusedError) throw new ProblemError(401, error.code, error.message);
     throw error;
   }
-  let payload: Record<string, any>;
+  let parsed: unknown;
   try {
-    payload = JSON.parse(raw.toString('utf8'));
+    parsed = JSON.parse(raw.toString('utf8'));
   } catch {
     throw new ProblemError(400, 'malformed_request', 'the body is not JSON');
   }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ProblemError(400, 'malformed_request', 'the body is not a JSON object');
+  }
+  // Signed by the platform, but read field by field all the same (inbound*).
+  const payload = parsed as Record<string, unknown>;
   if (platform.type === 'team_chat') return inboundSlack(payload);
   if (isWhatsApp(platform)) return inboundWhatsApp(payload, String(config.phone_number_id ?? ''));
   return inboundTelegram(payload);

@@ -54,6 +54,14 @@ interface SlackEvent {
   thread_ts?: string;
 }
 
+/** An Events API call, as far as it is read; every field is checked before use. */
+export interface SlackPayload {
+  type?: unknown;
+  challenge?: unknown;
+  event?: SlackEvent;
+  authorizations?: { user_id?: string; is_bot?: boolean }[];
+}
+
 /** Subtypes that are still a person writing; every other one (edits, joins, bots) is not answered. */
 const PERSON_SUBTYPES = new Set(['thread_broadcast', 'file_share']);
 
@@ -63,7 +71,7 @@ const PERSON_SUBTYPES = new Set(['thread_broadcast', 'file_share']);
  * same message arrives as both event types when the bot is mentioned, and again on each retry: it
  * is known by (channel, ts), whatever the event_id.
  */
-export function inboundSlack(payload: Record<string, any>): Inbound {
+export function inboundSlack(payload: SlackPayload): Inbound {
   if (payload.type === 'url_verification')
     return { kind: 'answer', body: { challenge: String(payload.challenge ?? '') } };
   const event: SlackEvent = payload.event ?? {};

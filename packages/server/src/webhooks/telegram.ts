@@ -20,11 +20,24 @@ export function verifyTelegram(
   }
 }
 
+interface TelegramMessage {
+  text?: unknown;
+  chat?: { id?: unknown };
+  from?: { is_bot?: boolean };
+}
+
+/** An Update, as far as it is read; every field is checked before use. */
+export interface TelegramUpdate {
+  update_id?: unknown;
+  message?: TelegramMessage;
+  edited_message?: TelegramMessage;
+}
+
 /**
  * An Update: the text of a `message` or an `edited_message` (answered as a new message) from a
  * person becomes a message of the chat's conversation. Known again by its update_id.
  */
-export function inboundTelegram(update: Record<string, any>): Inbound {
+export function inboundTelegram(update: TelegramUpdate): Inbound {
   const message = update.message ?? update.edited_message;
   const chat = message?.chat?.id;
   const text = message?.text;
@@ -33,7 +46,7 @@ export function inboundTelegram(update: Record<string, any>): Inbound {
     typeof text !== 'string' ||
     text.trim() === '' ||
     (typeof chat !== 'number' && typeof chat !== 'string') ||
-    message.from?.is_bot
+    message?.from?.is_bot
   ) {
     return { kind: 'messages', messages: [], ignored: 1 };
   }

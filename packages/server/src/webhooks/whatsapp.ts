@@ -33,12 +33,23 @@ export function whatsAppChallenge(query: Record<string, unknown>, verifyToken: s
   return sameSecret(token, verifyToken) ? challenge : null;
 }
 
+interface WhatsAppValue {
+  metadata?: { phone_number_id?: unknown };
+  statuses?: unknown[];
+  messages?: { id?: unknown; from?: unknown; type?: unknown; text?: { body?: unknown } }[];
+}
+
+/** A Cloud API notification, as far as it is read; every field is checked before use. */
+export interface WhatsAppPayload {
+  entry?: { changes?: { field?: unknown; value?: WhatsAppValue }[] }[];
+}
+
 /**
  * A Cloud API notification: each text message to this platform's number becomes a message of the
  * sender's conversation, known again by its message id; status updates (sent, delivered, read)
  * and messages to other numbers of the same app are not answered.
  */
-export function inboundWhatsApp(payload: Record<string, any>, phoneNumberId: string): Inbound {
+export function inboundWhatsApp(payload: WhatsAppPayload, phoneNumberId: string): Inbound {
   const messages: InboundMessage[] = [];
   let ignored = 0;
   for (const entry of Array.isArray(payload.entry) ? payload.entry : []) {
@@ -48,7 +59,7 @@ export function inboundWhatsApp(payload: Record<string, any>, phoneNumberId: str
       for (const message of Array.isArray(value.messages) ? value.messages : []) {
         const text = message?.text?.body;
         if (
-          change.field !== 'messages' ||
+          change?.field !== 'messages' ||
           String(value.metadata?.phone_number_id) !== phoneNumberId ||
           message.type !== 'text' ||
           typeof text !== 'string' ||
