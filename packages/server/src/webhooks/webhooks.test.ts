@@ -135,6 +135,13 @@ async function messageCount(): Promise<number> {
 }
 
 describe('team_chat: the Slack Events API', () => {
+  it('refuses a signed body that is not a JSON object, queueing nothing', async () => {
+    const res = await hook('chat-team-chat', [1, 2], (raw) =>
+      slackHeaders(SECRETS.SLACK_SIGNING_SECRET, raw),
+    );
+    expect(res).toMatchObject({ status: 400, body: { code: 'malformed_request' } });
+  });
+
   it('answers url_verification with its challenge', async () => {
     const res = await fromSlack(slackUrlVerification('the-challenge'));
     expect(res).toMatchObject({ status: 200, body: { challenge: 'the-challenge' } });
