@@ -250,7 +250,7 @@ describe('types are the spec, exactly', () => {
       title?: string;
       author_name?: string;
       source_url?: string;
-      occurred_at: string;
+      occurred_at: string | Date;
       semantic_type?: string;
       score?: number;
       origin_parent_id?: string;

@@ -124,6 +124,23 @@ describe('svc connector sync', () => {
     );
     const notConnector = fileURLToPath(new URL('../../test/run-svc.ts', import.meta.url));
     expect((await runHere(['sync', notConnector, '--feed', 'x'])).stderr).toMatch(/exports no connector/);
+    const forgetful = fileURLToPath(new URL('./test/no-execute-connector.ts', import.meta.url));
+    const incomplete = await runHere(['sync', forgetful, '--feed', 'x']);
+    expect(incomplete.code).toBe(1);
+    expect(incomplete.stderr).toMatch(
+      /Forgetful is not a complete connector: it has no `execute\(ctx\)` method/,
+    );
+  });
+
+  it("runs a connector written for Lobu's SDK: ConnectorRuntime, a dotted key, occurred_at as a Date", async () => {
+    const lobu = fileURLToPath(new URL('./test/lobu-style-connector.ts', import.meta.url));
+    const { code, stdout, stderr } = await runHere(['sync', lobu, '--feed', 'notes']);
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(stdout.trim())).toMatchObject({
+      origin_id: 'n1',
+      occurred_at: '2026-11-23T09:00:00.000Z',
+    });
+    expect(stderr).toMatch(/acme\.notes/);
   });
 });
 

@@ -3,7 +3,7 @@
 import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Connector, isConnector } from '@svc/connector-sdk';
+import { type Connector, isConnector, missingConnectorMembers } from '@svc/connector-sdk';
 
 /**
  * Takes the default export, else an export named `connector`, else the only connector exported;
@@ -43,7 +43,7 @@ async function importModule(path: string): Promise<Record<string, unknown>> {
 function pick(candidates: unknown[], file: string): Connector | undefined {
   for (const candidate of candidates) {
     if (isConnector(candidate)) return candidate;
-    if (typeof candidate !== 'function' || typeof candidate.prototype?.sync !== 'function') continue;
+    if (typeof candidate !== 'function' || !looksLikeConnectorClass(candidate)) continue;
     let instance: unknown;
     try {
       instance = new (candidate as new () => unknown)();
@@ -53,6 +53,20 @@ function pick(candidates: unknown[], file: string): Connector | undefined {
       );
     }
     if (isConnector(instance)) return instance;
+    // Meant as a connector, but incomplete: say what it lacks rather than that there is none.
+    const missing = missingConnectorMembers(instance);
+    throw new Error(
+      `${file}: ${candidate.name || 'its connector class'} is not a complete connector: it has no ${missing
+        .map((name) => (name === 'definition' ? '`definition`' : `\`${name}(ctx)\` method`))
+        .join(', no ')}. A connector has \`definition\`, \`sync(ctx)\` and \`execute(ctx)\` ` +
+        '(a connector without actions returns { success: false, error } from execute)',
+    );
   }
   return undefined;
+}
+
+/** A class with a connector's methods on its prototype (or one extending the SDK's Connector). */
+function looksLikeConnectorClass(candidate: { prototype?: Record<string, unknown> }): boolean {
+  const prototype = candidate.prototype;
+  return typeof prototype?.sync === 'function' || typeof prototype?.execute === 'function';
 }

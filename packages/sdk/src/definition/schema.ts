@@ -11,7 +11,8 @@ import { DEVICE_PLATFORMS, ENTITY_TRAIT_BEHAVIORS } from './types.js';
 /** Semantic Versioning 2.0.0, the official pattern. */
 const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
-const KEY = /^[a-z0-9][a-z0-9_-]*$/;
+/** `notes`, `acme-crm`, or namespaced with dots as other SDKs' connectors are (`acme.notes`). */
+const KEY = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)*$/;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 /** A domain, or a cookie domain with its leading dot. */
 const COOKIE_DOMAIN = new RegExp(`^\\.?${DOMAIN.source.slice(1)}`, 'i');
@@ -21,7 +22,10 @@ const DOT_PATH = /^[A-Za-z_$][\w$-]*(\.[\w$-]+)*$/;
 const text = z.string().min(1, 'must be a non-empty string');
 const key = z
   .string()
-  .regex(KEY, 'must be lowercase letters, digits, "-" or "_", starting with a letter or digit');
+  .regex(
+    KEY,
+    'must be lowercase letters, digits, "-" or "_", starting with a letter or digit, in segments joined by "." (acme.notes)',
+  );
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const strings = z.array(text);
 /** A JSON Schema object; its content is the author's, only its being an object is checked here. */

@@ -221,11 +221,15 @@ const CASES: [string, Mutation, string, RegExp][] = [
     'authSchema.methods[2].capture',
     /cli|cdp/,
   ],
+  ['a key with an empty segment', (d) => (d.key = 'acme..notes'), 'key', /segments joined by "\."/],
+  ['a key ending with a dot', (d) => (d.key = 'acme.'), 'key', /segments joined by "\."/],
 ];
 
 describe('validateDefinition', () => {
   it('accepts a complete, valid definition', () => {
     expect(validateDefinition(valid())).toEqual({ valid: true, problems: [] });
+    // Namespaced as connectors written for Lobu's SDK are.
+    expect(validateDefinition({ ...valid(), key: 'acme.notes' })).toEqual({ valid: true, problems: [] });
   });
 
   it.each(CASES)('reports %s at its path', (_name, mutate, path, message) => {

@@ -19,8 +19,11 @@ export interface EventEnvelope {
   title?: string;
   author_name?: string;
   source_url?: string;
-  /** When it happened: an ISO 8601 date-time with a zone, e.g. `2026-11-23T09:00:00Z`. */
-  occurred_at: string;
+  /**
+   * When it happened: an ISO 8601 date-time with a zone (`2026-11-23T09:00:00Z`), or a `Date`
+   * (stored as its ISO 8601 text), as connectors written for other SDKs pass it.
+   */
+  occurred_at: string | Date;
   /** For example `content`, `note`, `summary`, `fact`. */
   semantic_type?: string;
   /** Engagement, 0 to 100; see `calculateEngagementScore`. */
@@ -46,10 +49,27 @@ export const eventEnvelopeSchema = z.strictObject({
   author_name: z.string().optional(),
   // A link people will click in the UI: an absolute http(s) URL, never `javascript:`.
   source_url: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).optional(),
-  occurred_at: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with a zone' }),
+  occurred_at: z.union(
+    [
+      z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with a zone (or a Date)' }),
+      z.date(),
+    ],
+    {
+      error: (issue) =>
+        issue.input instanceof Date
+          ? 'is an Invalid Date (new Date() of something that is not a date)'
+          : 'must be an ISO 8601 date-time with a zone, or a Date',
+    },
+  ),
   semantic_type: z.string().optional(),
   score: z.number().min(0).max(100).optional(),
   origin_parent_id: z.string().optional(),
   metadata: record.optional(),
   embedding: z.array(z.number()).optional(),
 });
+
+/** The envelope as it is sent and stored: `occurred_at` as ISO 8601 text, whatever was passed. */
+export function normalizeEnvelope(envelope: EventEnvelope): EventEnvelope & { occurred_at: string } {
+  const { occurred_at } = envelope;
+  return { ...envelope, occurred_at: occurred_at instanceof Date ? occurred_at.toISOString() : occurred_at };
+}

@@ -1,7 +1,7 @@
 /** Checks the harness makes on what a connector hands back, as the server will make them. */
 
 import { z } from 'zod';
-import { type EventEnvelope, eventEnvelopeSchema } from '../events/envelope.js';
+import { type EventEnvelope, eventEnvelopeSchema, normalizeEnvelope } from '../events/envelope.js';
 import { syncResultSchema } from '../runtime/schema.js';
 
 export interface EnvelopeProblem {
@@ -33,7 +33,8 @@ export function checkEnvelopes(events: unknown, firstIndex: number): EventEnvelo
   events.forEach((event, i) => {
     const parsed = eventEnvelopeSchema.safeParse(event, { reportInput: true });
     if (parsed.success) {
-      const wire = wireProblem(event);
+      // occurred_at may be a Date (it is sent as its ISO text); anything else must be JSON already.
+      const wire = wireProblem(normalizeEnvelope(event as EventEnvelope));
       if (wire) problems.push({ index: firstIndex + i, field: wire.path, message: wire.message });
       return;
     }
@@ -41,17 +42,20 @@ export function checkEnvelopes(events: unknown, firstIndex: number): EventEnvelo
       const fields =
         issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.map(String).join('.') || '(envelope)'];
       for (const field of fields) {
-        problems.push({ index: firstIndex + i, field, message: envelopeMessage(issue) });
+        problems.push({ index: firstIndex + i, field, message: envelopeMessage(issue, event) });
       }
     }
   });
   if (problems.length > 0) throw new EnvelopeError(problems);
-  return events as EventEnvelope[];
+  return (events as EventEnvelope[]).map(normalizeEnvelope);
 }
 
-function envelopeMessage(issue: z.core.$ZodIssue): string {
+function envelopeMessage(issue: z.core.$ZodIssue, event: unknown): string {
   if (issue.code === 'unrecognized_keys') return 'is not a field of EventEnvelope';
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
+  // A union (occurred_at: text or Date) does not report its input: the envelope says what was there.
+  const given = issue.path.length === 1 ? (event as Record<string, unknown>)?.[String(issue.path[0])] : null;
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && given === undefined)
+    return 'is required';
   if (issue.code === 'too_small' || issue.code === 'too_big') {
     return issue.path[0] === 'score' ? 'must be between 0 and 100' : issue.message;
   }

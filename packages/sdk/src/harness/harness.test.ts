@@ -116,6 +116,12 @@ describe('runSync', () => {
     ['with a date and no zone', { ...event(2), occurred_at: '2026-11-01 10:00' }, 'occurred_at', /ISO 8601/],
     ['with score 101', event(2, { score: 101 }), 'score', /between 0 and 100/],
     [
+      'with an Invalid Date',
+      event(2, { occurred_at: new Date('not a date') }),
+      'occurred_at',
+      /Invalid Date/,
+    ],
+    [
       'with a javascript: source_url',
       event(2, { source_url: 'javascript:alert(1)' }),
       'source_url',
@@ -130,6 +136,18 @@ describe('runSync', () => {
     // index 2: one emitted, then one good returned, then the bad one
     expect(error.problems).toEqual([{ index: 2, field, message: expect.stringMatching(message) }]);
     expect(error.message).toContain(`events[2].${field}`);
+  });
+
+  it('takes occurred_at as a Date too, and hands it on as ISO 8601 text', async () => {
+    const dated = oneFeed('dated', async (ctx) => {
+      await ctx.emitEvents?.([event(1, { occurred_at: new Date(Date.UTC(2026, 10, 23, 9, 30)) })]);
+      return { events: [event(2, { occurred_at: new Date(Date.UTC(2026, 10, 24)) })], checkpoint: null };
+    });
+    const run = await runSync(dated, { feedKey: 'f' });
+    expect(run.events.map((e) => e.occurred_at)).toEqual([
+      '2026-11-23T09:30:00.000Z',
+      '2026-11-24T00:00:00.000Z',
+    ]);
   });
 
   it('checks formats in a config schema built with zod (a URL must be a URL)', async () => {

@@ -24,6 +24,24 @@ export abstract class Connector {
 }
 
 /**
+ * The same class under the name Lobu's SDK gives it, so that connectors written for that SDK
+ * (`class Notes extends ConnectorRuntime`) build against this one unchanged.
+ */
+export const ConnectorRuntime = Connector;
+export type ConnectorRuntime = Connector;
+
+/** What a value lacks to be a connector (`definition`, `sync`, `execute`); empty when it is one. */
+export function missingConnectorMembers(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null) return ['definition', 'sync', 'execute'];
+  const candidate = value as Partial<Connector>;
+  return [
+    ...(typeof candidate.definition === 'object' && candidate.definition !== null ? [] : ['definition']),
+    ...(typeof candidate.sync === 'function' ? [] : ['sync']),
+    ...(typeof candidate.execute === 'function' ? [] : ['execute']),
+  ];
+}
+
+/**
  * Marks the default `authenticate`. A registered symbol rather than a prototype comparison, so that
  * a connector built against another copy of the SDK (its build, our sources) is judged the same.
  */
@@ -41,13 +59,7 @@ export function implementsAuthenticate(connector: Connector): boolean {
  * plain object with `definition`, `sync` and `execute` is one: `authenticate` is optional.
  */
 export function isConnector(value: unknown): value is Connector {
-  if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Partial<Connector>;
-  return (
-    typeof candidate.definition === 'object' &&
-    typeof candidate.sync === 'function' &&
-    typeof candidate.execute === 'function'
-  );
+  return missingConnectorMembers(value).length === 0;
 }
 
 export type FeedHandler = (ctx: SyncContext) => Promise<SyncResult>;
