@@ -20,6 +20,7 @@ export * from './identity/index.js';
 export * from './logging/index.js';
 export * from './records/types.js';
 export * from './runtime/connector.js';
+export { findConnector } from './runtime/find.js';
 export { log, withRunLogger } from './runtime/log.js';
 export * from './runtime/schema.js';
 export * from './runtime/types.js';
