@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { BUNDLED_CONNECTORS, ConnectorCodeError, materializeSource, runInSandbox } from './sandbox.js';
+
+/** Connector code runs in a child process: bounded in time and memory, with none of our environment. */
+
+const inspect = async (source: string, limits = { timeoutMs: 15_000, memoryMb: 128 }) => {
+  const { file, cleanup } = await materializeSource(source);
+  try {
+    return await runInSandbox<{ definition: { key: string; description?: string } }>(
+      { task: 'definition', module: { file, name: 'connector.ts' } },
+      limits,
+    );
+  } finally {
+    await cleanup();
+  }
+};
+
+const definedAs = (body: string) => `
+import { defineConnector } from '@svc/connector-sdk';
+${body}
+export default defineConnector({ key: 'probe', name: 'Probe', version: '1.0.0', description: DESCRIPTION });
+`;
+
+describe('the connector sandbox', () => {
+  it('reads a bundled connector, and a TypeScript source that imports the SDK', async () => {
+    const rss = await runInSandbox<{ definition: { key: string } }>(
+      { task: 'definition', module: { package: BUNDLED_CONNECTORS.rss as string } },
+      { timeoutMs: 15_000, memoryMb: 128 },
+    );
+    expect(rss.definition.key).toBe('rss');
+    const typed = await inspect(definedAs("const DESCRIPTION: string = 'typed';"));
+    expect(typed.definition).toMatchObject({ key: 'probe', description: 'typed' });
+  });
+
+  it('gives the code none of the server environment', async () => {
+    process.env.SVC_SANDBOX_PROBE = 'server-secret';
+    try {
+      const { definition } = await inspect(definedAs('const DESCRIPTION = JSON.stringify(Object.keys(process.env));'));
+      expect(JSON.parse(definition.description as string).sort()).toEqual(['NODE_ENV', 'PATH', 'TZ']);
+    } finally {
+      delete process.env.SVC_SANDBOX_PROBE;
+    }
+  });
+
+  it('says why the code could not run: a throw, the time limit, the memory limit', async () => {
+    await expect(inspect("throw new Error('no config file');")).rejects.toThrow(/no config file/);
+    await expect(inspect('while (true) {}', { timeoutMs: 1500, memoryMb: 128 })).rejects.toThrow(
+      /ran longer than 1.5 s/,
+    );
+    const hog = 'const kept = []; for (;;) kept.push(new Array(1e6).fill(Math.random()));';
+    const error = await inspect(hog, { timeoutMs: 30_000, memoryMb: 64 }).catch((e) => e);
+    expect(error).toBeInstanceOf(ConnectorCodeError);
+    expect(error.message).toMatch(/used more than 64 MB/);
+  }, 60_000);
+});
