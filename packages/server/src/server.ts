@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import { parseTrustProxy } from './auth/throttle.js';
+import { providedNixPackages } from './connectors/install.js';
 import { lockDataDir, readOrCreateSecret } from './data-dir.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
@@ -145,6 +146,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       pool,
       basePath,
       publicUrl: env.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
+      connectorNixPackages: providedNixPackages(env),
       adminPassword: admin.value,
       encryptionKey,
       secrets,

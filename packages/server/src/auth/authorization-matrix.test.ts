@@ -162,6 +162,8 @@ function paramValue(name: string): string {
       return '00000000-0000-4000-8000-000000000000'; // authentication runs first: any id tests the guard
     case 'name':
       return 'MATRIX_SECRET'; // PUT stores it; a repeat is "unchanged"
+    case 'key':
+      return 'rss'; // installed before the tests
     default:
       // Authentication runs before params are validated, so any value tests the guard.
       return 'x';
@@ -235,6 +237,8 @@ const BODIES: Record<string, () => unknown> = {
   }),
   'POST /api/:org/operations/manage_entity_schema': () => ({ action: 'list' }),
   'PUT /api/:org/secrets/:name': () => ({ value: 'matrix-value' }),
+  // Installing it again is "unchanged".
+  'POST /api/:org/connectors': () => ({ package: 'rss' }),
   'POST /api/v1/agents/:agentId/approvals/:approvalId': () => ({ decision: 'approve' }),
   'POST /api/v1/agents/:agentId/messages': () => ({ platform: 'api', content: 'hello' }),
 };
@@ -292,6 +296,9 @@ async function revokedToken(): Promise<string> {
 beforeAll(async () => {
   expect((await server.call('POST', '/api/orgs', { body: { slug: OTHER } })).status).toBe(201);
   await createAgent(AGENT);
+  expect((await server.call('POST', `/api/${ORG}/connectors`, { body: { package: 'rss' } })).status).toBe(
+    201,
+  );
   const message = await server.call('POST', `/api/v1/agents/${AGENT}/messages`, {
     body: { platform: 'api', content: 'fixture' },
   });

@@ -35,7 +35,9 @@ describe('the connector sandbox', () => {
   it('gives the code none of the server environment', async () => {
     process.env.SVC_SANDBOX_PROBE = 'server-secret';
     try {
-      const { definition } = await inspect(definedAs('const DESCRIPTION = JSON.stringify(Object.keys(process.env));'));
+      const { definition } = await inspect(
+        definedAs('const DESCRIPTION = JSON.stringify(Object.keys(process.env));'),
+      );
       expect(JSON.parse(definition.description as string).sort()).toEqual(['NODE_ENV', 'PATH', 'TZ']);
     } finally {
       delete process.env.SVC_SANDBOX_PROBE;

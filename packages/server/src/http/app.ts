@@ -5,6 +5,7 @@ import { agentRoutes } from '../agents/routes.js';
 import { registerAuthentication } from '../auth/authenticate.js';
 import { tokenRoutes } from '../auth/routes.js';
 import { createTokenLookup } from '../auth/token-lookup.js';
+import { connectorRoutes } from '../connectors/routes.js';
 import { memoryRoutes } from '../memory/routes.js';
 import { approvalRoutes } from '../messaging/approvals.js';
 import { conversationRoutes } from '../messaging/conversations.js';
@@ -149,6 +150,7 @@ export async function buildApp(
       await typed.register(conversationRoutes(options, hub));
       await typed.register(approvalRoutes(options));
       await typed.register(webhookRoutes(options, announcer));
+      await typed.register(connectorRoutes(options));
       await registerDocs(typed, options);
     },
     { prefix: options.basePath },

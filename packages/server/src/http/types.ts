@@ -71,6 +71,8 @@ export interface AppOptions {
   validateResponses?: boolean;
   /** Largest JSON body accepted, in bytes. */
   bodyLimit?: number;
+  /** Nix packages the workers provide (SVC_CONNECTOR_NIX_PACKAGES): a connector needing others is refused. */
+  connectorNixPackages?: Set<string>;
   /** Failed authentications a client may make in a minute before it is answered 429. */
   authFailuresPerMinute?: number;
   /** Proxies whose `X-Forwarded-For` names the client: addresses and CIDRs. */

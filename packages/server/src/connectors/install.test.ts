@@ -1,0 +1,109 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createToken, startTestServer, type TestServer } from '../../test/harness.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+
+const notes = (version: string, extra = '') => `
+import { type ActionResult, ConnectorRuntime, type SyncResult } from '@svc/connector-sdk';
+export default class Notes extends ConnectorRuntime {
+  readonly definition = {
+    key: 'acme.notes',
+    name: 'Acme Notes',
+    version: '${version}',
+    feeds: { notes: { key: 'notes', name: 'Notes' } },
+    ${extra}
+  };
+  async sync(): Promise<SyncResult> { return { events: [], checkpoint: null }; }
+  async execute(): Promise<ActionResult> { return { success: false, error: 'no actions' }; }
+}`;
+
+const install = (body: unknown, token?: string) =>
+  server.call('POST', '/api/default/connectors', { body, ...(token ? { token } : {}) });
+
+describe('POST /api/:org/connectors', () => {
+  it('installs a bundled connector by name, once', async () => {
+    const first = await install({ package: 'rss' });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body).toMatchObject({
+      result: 'created',
+      connector: { connectorKey: 'rss', package: 'rss', version: expect.stringMatching(/^\d+\.\d+\.\d+/) },
+    });
+    expect(first.body.connector.definition.feeds).toBeDefined();
+    expect((await install({ package: 'rss' })).body.result).toBe('unchanged');
+  });
+
+  it("installs TypeScript source written for Lobu's SDK, and upgrades it in place", async () => {
+    const created = await install({ source: notes('1.0.0') });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.connector).toMatchObject({
+      connectorKey: 'acme.notes',
+      version: '1.0.0',
+      package: null,
+    });
+    const upgraded = await install({
+      source: notes('1.1.0'),
+      entityLinkOverrides: { author: { maskIdentities: ['email'] } },
+    });
+    expect(upgraded.body).toMatchObject({ result: 'updated', connector: { version: '1.1.0' } });
+    // Overrides absent from a later install stay as they were.
+    const again = await install({ source: notes('1.1.0') });
+    expect(again.body).toMatchObject({
+      result: 'unchanged',
+      connector: { entityLinkOverrides: { author: { maskIdentities: ['email'] } } },
+    });
+    const list = await server.call('GET', '/api/default/connectors');
+    expect(list.body.connectors.map((c: { connectorKey: string }) => c.connectorKey)).toEqual([
+      'acme.notes',
+      'rss',
+    ]);
+    expect((await server.call('GET', '/api/default/connectors/acme.notes')).body.connector.version).toBe(
+      '1.1.0',
+    );
+    expect((await server.call('GET', '/api/default/connectors/nope')).status).toBe(404);
+  });
+
+  it('lists every problem of a definition at once, and installs nothing', async () => {
+    const res = await install({
+      source: notes('one', "feeds: { notes: { key: 'other', name: 'Notes' } },").replace(
+        "feeds: { notes: { key: 'notes', name: 'Notes' } },",
+        '',
+      ),
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('validation_failed');
+    const paths = res.body.errors.map((e: { path: string }) => e.path);
+    expect(paths).toEqual(expect.arrayContaining(['/definition/version', '/definition/feeds/notes/key']));
+    expect((await server.call('GET', '/api/default/connectors/acme.notes')).body.connector.version).toBe(
+      '1.1.0',
+    );
+  });
+
+  it('says why code could not be loaded: a throw, an incomplete class, nix packages the workers lack', async () => {
+    const thrown = await install({ source: "throw new Error('needs a config file');" });
+    expect(thrown).toMatchObject({ status: 422, body: { errors: [{ path: '/body/source' }] } });
+    expect(thrown.body.detail).toMatch(/needs a config file/);
+    const incomplete = await install({
+      source: notes('1.0.0').replace(/async execute\(\)[^\n]*\n/, ''),
+    });
+    expect(incomplete.body.detail).toMatch(
+      /Notes is not a complete connector: it has no `execute\(ctx\)` method/,
+    );
+    const nix = await install({
+      source: notes('2.0.0', "runtime: { platforms: ['linux'], nix: { packages: ['ffmpeg', 'yt-dlp'] } },"),
+    });
+    expect(nix).toMatchObject({
+      status: 422,
+      body: { errors: [{ path: '/definition/runtime/nix/packages' }] },
+    });
+    expect(nix.body.detail).toMatch(/ffmpeg, yt-dlp/);
+    expect((await install({ package: 'left-pad' })).body.errors[0].path).toBe('/body/package');
+  });
+
+  it('is for admins: a write token may not install code', async () => {
+    const { secret } = await createToken(server, 'default', ['write', 'read']);
+    expect((await install({ package: 'rss' }, secret)).status).toBe(403);
+  });
+});

@@ -1,0 +1,95 @@
+import { type ConnectorDefinition, validateDefinition } from '@svc/connector-sdk';
+import { ProblemError } from '../http/problem.js';
+import {
+  BUNDLED_CONNECTORS,
+  ConnectorCodeError,
+  INSPECT_LIMITS,
+  materializeSource,
+  runInSandbox,
+} from './sandbox.js';
+
+export type ConnectorOrigin = { package: string } | { source: string };
+
+/** `SVC_CONNECTOR_NIX_PACKAGES`: the nix packages this deployment's workers have on their PATH. */
+export function providedNixPackages(env: Record<string, string | undefined>): Set<string> {
+  return new Set(
+    (env.SVC_CONNECTOR_NIX_PACKAGES ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
+}
+
+/**
+ * The definition of the connector at `origin`, read by running its code in the sandbox and checked
+ * with the SDK's `validateDefinition`: every problem at once, as 422 `validation_failed` with the
+ * definition's paths. A connector needing nix packages the workers lack is refused, naming them.
+ */
+export async function inspectConnector(
+  origin: ConnectorOrigin,
+  nixPackages: Set<string>,
+): Promise<ConnectorDefinition> {
+  if ('package' in origin && !BUNDLED_CONNECTORS[origin.package]) {
+    throw new ProblemError(422, 'validation_failed', `"${origin.package}" is not a bundled connector`, [
+      {
+        path: '/body/package',
+        message: `must be one of ${Object.keys(BUNDLED_CONNECTORS)
+          .map((name) => `"${name}"`)
+          .join(', ')}, or post the connector's code as "source"`,
+      },
+    ]);
+  }
+  const material = 'source' in origin ? await materializeSource(origin.source) : null;
+  let definition: unknown;
+  try {
+    ({ definition } = await runInSandbox<{ definition: unknown }>(
+      {
+        task: 'definition',
+        module: material
+          ? { file: material.file, name: 'the connector source' }
+          : { package: BUNDLED_CONNECTORS[(origin as { package: string }).package] as string },
+      },
+      INSPECT_LIMITS,
+    ));
+  } catch (error) {
+    if (!(error instanceof ConnectorCodeError)) throw error;
+    throw new ProblemError(422, 'validation_failed', `the connector could not be loaded: ${error.message}`, [
+      { path: 'source' in origin ? '/body/source' : '/body/package', message: error.message },
+    ]);
+  } finally {
+    await material?.cleanup();
+  }
+  const { valid, problems } = validateDefinition(definition);
+  if (!valid) {
+    throw new ProblemError(
+      422,
+      'validation_failed',
+      `the connector's definition has ${problems.length} problem${problems.length === 1 ? '' : 's'}`,
+      problems.map((problem) => ({ path: pointer(problem.path), message: problem.message })),
+    );
+  }
+  const checked = definition as ConnectorDefinition;
+  const missing = (checked.runtime?.nix?.packages ?? []).filter((name) => !nixPackages.has(name));
+  if (missing.length > 0) {
+    throw new ProblemError(
+      422,
+      'validation_failed',
+      `connector "${checked.key}" needs nix packages this deployment's workers do not provide: ${missing.join(', ')}`,
+      [
+        {
+          path: '/definition/runtime/nix/packages',
+          message: `install ${missing.join(', ')} where the workers run and list them in SVC_CONNECTOR_NIX_PACKAGES`,
+        },
+      ],
+    );
+  }
+  return checked;
+}
+
+/** The SDK's `feeds.issues.key` / `methods[1].fields` as a JSON Pointer into the definition. */
+const pointer = (path: string) =>
+  `/definition/${path
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter(Boolean)
+    .join('/')}`;

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { orgOf } from '../auth/authenticate.js';
+import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
+import { notFound } from '../http/problem.js';
+import type { App, AppOptions } from '../http/types.js';
+import { type ConnectorOrigin, inspectConnector } from './install.js';
+import { getInstall, type InstallRow, listInstalls, upsertInstall } from './queries.js';
+
+const tags = ['connectors'];
+
+const entityLinkOverrides = z
+  .record(
+    z.string().min(1).max(200),
+    z.strictObject({
+      disable: z.boolean().optional(),
+      retargetEntityType: z.string().min(1).max(200).optional(),
+      autoCreate: z.boolean().optional(),
+      maskIdentities: z.array(z.string().min(1).max(200)).max(100).optional(),
+    }),
+  )
+  .describe("The org's overrides of the connector's entity links, by rule");
+
+const installBody = z.union([
+  z.strictObject({
+    package: z.string().min(1).max(100).describe('a bundled connector: "rss" or "code-host"'),
+    entityLinkOverrides: entityLinkOverrides.optional(),
+  }),
+  z.strictObject({
+    source: z
+      .string()
+      .min(1)
+      .max(512 * 1024)
+      .describe("the connector's ES module; TypeScript allowed; it may import @svc/connector-sdk"),
+    entityLinkOverrides: entityLinkOverrides.optional(),
+  }),
+]);
+
+const installSchema = z.object({
+  connectorKey: z.string(),
+  name: z.string(),
+  version: z.string(),
+  description: z.string().nullable(),
+  package: z.string().nullable().describe('the bundled connector it came from; null for posted source'),
+  definition: z.record(z.string(), z.unknown()).describe('the ConnectorDefinition, as validated'),
+  entityLinkOverrides,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+const toInstall = (row: InstallRow) => ({
+  connectorKey: row.connector_key,
+  name: row.definition.name,
+  version: row.version,
+  description: row.definition.description ?? null,
+  package: row.package,
+  definition: row.definition as unknown as Record<string, unknown>,
+  entityLinkOverrides: row.entity_link_overrides,
+  createdAt: iso(row.created_at),
+  updatedAt: iso(row.updated_at),
+});
+
+export function connectorRoutes(options: AppOptions) {
+  const nixPackages = options.connectorNixPackages ?? new Set<string>();
+  return async (app: App) => {
+    app.post(
+      '/api/:org/connectors',
+      {
+        config: { auth: { scope: 'admin', org: true } },
+        // Source text is larger than settings are.
+        bodyLimit: 1024 * 1024,
+        schema: {
+          tags,
+          operationId: 'installConnector',
+          summary: "Install a connector in the org, or upgrade it, by its definition's key",
+          description:
+            'The code runs in a sandbox (a child process with time and memory limits and no server ' +
+            'environment) to read its definition, which is checked with validateDefinition: every ' +
+            'problem is listed. Connections and feeds of an upgraded connector stay.',
+          params: orgParams,
+          body: installBody,
+          response: {
+            200: z.object({ result: z.enum(['updated', 'unchanged']), connector: installSchema }),
+            201: z.object({ result: z.literal('created'), connector: installSchema }),
+            422: problemResponse('The code could not be loaded, or its definition is not valid'),
+            ...problemResponses,
+          },
+        },
+      },
+      async (request, reply) => {
+        const org = orgOf(request);
+        const { entityLinkOverrides: overrides, ...origin } = request.body;
+        const definition = await inspectConnector(origin as ConnectorOrigin, nixPackages);
+        const { result, row } = await upsertInstall(
+          options.pool,
+          org.id,
+          definition,
+          origin as ConnectorOrigin,
+          overrides,
+        );
+        return reply.code(result === 'created' ? 201 : 200).send({ result, connector: toInstall(row) });
+      },
+    );
+
+    app.get(
+      '/api/:org/connectors',
+      {
+        config: { auth: { scope: 'read', org: true } },
+        schema: {
+          tags,
+          operationId: 'listConnectors',
+          summary: 'The connectors installed in the org',
+          params: orgParams,
+          response: { 200: z.object({ connectors: z.array(installSchema) }), ...problemResponses },
+        },
+      },
+      async (request) => ({
+        connectors: (await listInstalls(options.pool, orgOf(request).id)).map(toInstall),
+      }),
+    );
+
+    app.get(
+      '/api/:org/connectors/:key',
+      {
+        config: { auth: { scope: 'read', org: true } },
+        schema: {
+          tags,
+          operationId: 'getConnector',
+          summary: 'One installed connector, with its definition',
+          params: orgParams.extend({ key: z.string().max(200) }),
+          response: { 200: z.object({ connector: installSchema }), ...problemResponses },
+        },
+      },
+      async (request) => {
+        const row = await getInstall(options.pool, orgOf(request).id, request.params.key);
+        if (!row) throw notFound(`connector "${request.params.key}"`);
+        return { connector: toInstall(row) };
+      },
+    );
+  };
+}
