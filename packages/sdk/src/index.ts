@@ -12,6 +12,7 @@ export * from './definition/builders.js';
 export * from './definition/schema.js';
 export * from './definition/types.js';
 export * from './definition/validate.js';
+export { schemaProblems } from './definition/json-schema.js';
 export * from './events/envelope.js';
 export * from './events/index.js';
 export * from './harness/index.js';

@@ -139,7 +139,7 @@ const PROBLEM = { unauthorized: 401, forbidden: 403, not_found: 404 } as const;
 // ---- requests ---------------------------------------------------------------------------------
 
 /** Resources the path params point at; they exist in ORG so allowed requests reach real work. */
-const fixtures = { tokenId: '', messageId: '', conversationId: '', fileId: '' };
+const fixtures = { tokenId: '', messageId: '', conversationId: '', fileId: '', connectionId: '', feedId: '' };
 
 function paramValue(name: string): string {
   switch (name) {
@@ -164,6 +164,10 @@ function paramValue(name: string): string {
       return 'MATRIX_SECRET'; // PUT stores it; a repeat is "unchanged"
     case 'key':
       return 'rss'; // installed before the tests
+    case 'connectionId':
+      return fixtures.connectionId;
+    case 'feedId':
+      return fixtures.feedId;
     default:
       // Authentication runs before params are validated, so any value tests the guard.
       return 'x';
@@ -239,6 +243,8 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /api/:org/secrets/:name': () => ({ value: 'matrix-value' }),
   // Installing it again is "unchanged".
   'POST /api/:org/connectors': () => ({ package: 'rss' }),
+  'POST /api/:org/connections': () => ({ connectorKey: 'rss' }),
+  'PATCH /api/:org/feeds/:feedId': () => ({ syncIntervalMs: 120_000 }),
   'POST /api/v1/agents/:agentId/approvals/:approvalId': () => ({ decision: 'approve' }),
   'POST /api/v1/agents/:agentId/messages': () => ({ platform: 'api', content: 'hello' }),
 };
@@ -299,6 +305,10 @@ beforeAll(async () => {
   expect((await server.call('POST', `/api/${ORG}/connectors`, { body: { package: 'rss' } })).status).toBe(
     201,
   );
+  const connected = await server.call('POST', `/api/${ORG}/connections`, { body: { connectorKey: 'rss' } });
+  expect(connected.status).toBe(201);
+  fixtures.connectionId = String(connected.body.connection.id);
+  fixtures.feedId = String(connected.body.feeds[0].id);
   const message = await server.call('POST', `/api/v1/agents/${AGENT}/messages`, {
     body: { platform: 'api', content: 'fixture' },
   });

@@ -5,6 +5,7 @@ import { agentRoutes } from '../agents/routes.js';
 import { registerAuthentication } from '../auth/authenticate.js';
 import { tokenRoutes } from '../auth/routes.js';
 import { createTokenLookup } from '../auth/token-lookup.js';
+import { connectionRoutes } from '../connections/routes.js';
 import { connectorRoutes } from '../connectors/routes.js';
 import { memoryRoutes } from '../memory/routes.js';
 import { approvalRoutes } from '../messaging/approvals.js';
@@ -151,6 +152,7 @@ export async function buildApp(
       await typed.register(approvalRoutes(options));
       await typed.register(webhookRoutes(options, announcer));
       await typed.register(connectorRoutes(options));
+      await typed.register(connectionRoutes(options));
       await registerDocs(typed, options);
     },
     { prefix: options.basePath },

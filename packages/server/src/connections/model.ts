@@ -1,0 +1,86 @@
+import { type ConnectorDefinition, type FeedDefinition, schemaProblems } from '@svc/connector-sdk';
+import type { ProblemDetail } from '../http/problem.js';
+
+type Details = NonNullable<ProblemDetail>;
+
+/** The default time between two syncs of a feed (one hour), when nobody set `syncIntervalMs`. */
+export const DEFAULT_SYNC_INTERVAL_MS = 3_600_000;
+
+/** `Issues of {repo}` with the feed's config: a placeholder without a value stays as written. */
+export function renderDisplayName(
+  template: string | undefined,
+  config: Record<string, unknown>,
+): string | null {
+  if (!template) return null;
+  return template.replace(/\{([A-Za-z0-9_.-]+)\}/g, (whole, name: string) => {
+    const value = config[name];
+    return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : whole;
+  });
+}
+
+/** Problems of `value` against `schema` as problem details under `path` (`/body/config`). */
+export function schemaDetails(
+  schema: Record<string, unknown> | undefined,
+  value: unknown,
+  path: string,
+): Details {
+  if (!schema) return [];
+  return schemaProblems(schema, value).map((line) => {
+    const at = line.indexOf(': ');
+    const field = at > 0 ? line.slice(0, at) : '';
+    return {
+      path: field ? `${path}/${field.replaceAll('.', '/')}` : path,
+      message: at > 0 ? line.slice(at + 2) : line,
+    };
+  });
+}
+
+/**
+ * What the connector's auth asks of a new connection: `none` takes nothing; `env_keys` takes each
+ * field's value in `credentials` (all of them, unless the method is optional). Other methods
+ * (oauth, browser, interactive) are not connected through this route yet: said so, by name.
+ */
+export function credentialProblems(
+  definition: ConnectorDefinition,
+  credentials: Record<string, string> | undefined,
+): Details {
+  const methods = definition.authSchema?.methods ?? [{ type: 'none' as const }];
+  const envKeys = methods.find((m) => m.type === 'env_keys');
+  const none = methods.some((m) => m.type === 'none');
+  const problems: Details = [];
+  const given = credentials ?? {};
+  const fields = envKeys?.type === 'env_keys' ? envKeys.fields.map((f) => f.key) : [];
+  for (const key of Object.keys(given)) {
+    if (!fields.includes(key)) {
+      problems.push({
+        path: `/body/credentials/${key}`,
+        message: fields.length
+          ? `is not a field of the connector's env_keys (${fields.join(', ')})`
+          : 'the connector takes no env_keys values',
+      });
+    }
+  }
+  if (envKeys?.type === 'env_keys') {
+    const required = envKeys.required !== false && !none;
+    const anyGiven = fields.some((key) => given[key] !== undefined);
+    if (required || anyGiven) {
+      for (const key of fields) {
+        if (given[key] === undefined)
+          problems.push({ path: `/body/credentials/${key}`, message: 'is required' });
+      }
+    }
+  } else if (!none) {
+    problems.push({
+      path: '/body/connectorKey',
+      message: `connects with ${methods.map((m) => m.type).join(' or ')}, which svc does not take through this route yet (none and env_keys only)`,
+    });
+  }
+  return problems;
+}
+
+/** The feeds a new connection gets: every one of the definition's, except those users manage. */
+export function autoFeeds(definition: ConnectorDefinition): FeedDefinition[] {
+  return Object.values(definition.feeds ?? {}).filter((feed) => !feed.userManaged);
+}

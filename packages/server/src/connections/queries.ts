@@ -1,0 +1,168 @@
+import type { ConnectorDefinition } from '@svc/connector-sdk';
+import type { Pool, PoolClient } from 'pg';
+import { transaction } from '../db/transaction.js';
+import { seal } from '../secrets/cipher.js';
+import { renderDisplayName, schemaDetails } from './model.js';
+
+export interface ConnectionRow {
+  id: string;
+  org_slug: string;
+  connector_key: string;
+  display_name: string | null;
+  status: 'active' | 'paused' | 'error' | 'revoked';
+  account_id: string | null;
+  entity_ids: string[] | null;
+  config: Record<string, unknown>;
+  error_message: string | null;
+  created_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+  /** The env_keys fields that hold a value (never the values). */
+  credential_keys: string[];
+}
+
+export interface FeedRow {
+  id: string;
+  org_slug: string;
+  connection_id: string;
+  feed_key: string;
+  display_name: string | null;
+  status: 'active' | 'paused' | 'error';
+  entity_ids: string[] | null;
+  config: Record<string, unknown>;
+  checkpoint: Record<string, unknown> | null;
+  sync_interval_ms: string;
+  next_sync_at: Date | null;
+  last_sync_at: Date | null;
+  last_sync_status: string | null;
+  last_error: string | null;
+  consecutive_failures: number;
+  items_collected: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Binds sealed credentials to their connection: copied into another row, they do not open. */
+export const credentialsContext = (orgId: string, connectionId: string) =>
+  `connection:${orgId}:${connectionId}`;
+
+const CONNECTION_COLUMNS = `c.id, o.slug AS org_slug, c.connector_key, c.display_name, c.status, c.account_id,
+  c.entity_ids, c.config, c.error_message, c.created_by, c.created_at, c.updated_at, c.credential_keys`;
+const FEED_COLUMNS = `f.id, o.slug AS org_slug, f.connection_id, f.feed_key, f.display_name, f.status, f.entity_ids,
+  f.config, f.checkpoint, f.sync_interval_ms, f.next_sync_at, f.last_sync_at, f.last_sync_status, f.last_error,
+  f.consecutive_failures, f.items_collected, f.created_at, f.updated_at`;
+
+/**
+ * A connection and its feeds, in one transaction: each feed the definition does not leave to its
+ * users, with an empty config. A feed whose config schema needs more than that is created paused,
+ * saying what to set; the others are due at once.
+ */
+export async function createConnection(
+  pool: Pool,
+  key: Buffer,
+  input: {
+    orgId: string;
+    definition: ConnectorDefinition;
+    displayName: string | null;
+    config: Record<string, unknown>;
+    credentials: Record<string, string> | undefined;
+    createdBy: string | null;
+  },
+): Promise<ConnectionRow> {
+  return transaction(pool, async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO connections (org_id, connector_key, display_name, config, created_by, credential_keys)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [
+        input.orgId,
+        input.definition.key,
+        input.displayName,
+        JSON.stringify(input.config),
+        input.createdBy,
+        Object.keys(input.credentials ?? {}).sort(),
+      ],
+    );
+    const id = (rows[0] as { id: string }).id;
+    if (input.credentials && Object.keys(input.credentials).length > 0) {
+      await client.query('UPDATE connections SET credentials = $2 WHERE id = $1', [
+        id,
+        seal(key, JSON.stringify(input.credentials), credentialsContext(input.orgId, id)),
+      ]);
+    }
+    for (const feed of Object.values(input.definition.feeds ?? {}).filter((f) => !f.userManaged)) {
+      await insertFeed(client, input.orgId, id, feed.key, {}, feed);
+    }
+    return (await connectionById(client, input.orgId, id)) as ConnectionRow;
+  });
+}
+
+export async function insertFeed(
+  client: PoolClient,
+  orgId: string,
+  connectionId: string,
+  feedKey: string,
+  config: Record<string, unknown>,
+  feed: { configSchema?: Record<string, unknown>; displayNameTemplate?: string },
+): Promise<void> {
+  const problems = schemaDetails(feed.configSchema, config, '/config');
+  await client.query(
+    `INSERT INTO feeds (org_id, connection_id, feed_key, display_name, config, status, last_error, next_sync_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $6 = 'active' THEN now() END)`,
+    [
+      orgId,
+      connectionId,
+      feedKey,
+      renderDisplayName(feed.displayNameTemplate, config),
+      JSON.stringify(config),
+      problems.length > 0 ? 'paused' : 'active',
+      problems.length > 0 ? needsConfig(problems) : null,
+    ],
+  );
+}
+
+/** What a paused feed's `lastError` says until its config is set. */
+export const needsConfig = (problems: { path: string; message: string }[]) =>
+  `needs config before it can sync: ${problems.map((p) => `${p.path.replace(/^\/config\/?/, '') || 'config'} ${p.message}`).join('; ')} (PATCH the feed's config)`;
+
+export async function connectionById(
+  client: Pick<PoolClient, 'query'>,
+  orgId: string,
+  id: string,
+): Promise<ConnectionRow | null> {
+  if (!/^\d{1,18}$/.test(id)) return null;
+  const { rows } = await client.query<ConnectionRow>(
+    `SELECT ${CONNECTION_COLUMNS} FROM connections c JOIN orgs o ON o.id = c.org_id WHERE c.org_id = $1 AND c.id = $2`,
+    [orgId, id],
+  );
+  return rows[0] ?? null;
+}
+
+export async function listConnections(pool: Pool, orgId: string): Promise<ConnectionRow[]> {
+  const { rows } = await pool.query<ConnectionRow>(
+    `SELECT ${CONNECTION_COLUMNS} FROM connections c JOIN orgs o ON o.id = c.org_id WHERE c.org_id = $1 ORDER BY c.id`,
+    [orgId],
+  );
+  return rows;
+}
+
+export async function feedsOf(pool: Pool, orgId: string, connectionId: string): Promise<FeedRow[]> {
+  const { rows } = await pool.query<FeedRow>(
+    `SELECT ${FEED_COLUMNS} FROM feeds f JOIN orgs o ON o.id = f.org_id
+      WHERE f.org_id = $1 AND f.connection_id = $2 ORDER BY f.id`,
+    [orgId, connectionId],
+  );
+  return rows;
+}
+
+export async function feedById(
+  client: Pick<PoolClient, 'query'>,
+  orgId: string,
+  id: string,
+): Promise<FeedRow | null> {
+  if (!/^\d{1,18}$/.test(id)) return null;
+  const { rows } = await client.query<FeedRow>(
+    `SELECT ${FEED_COLUMNS} FROM feeds f JOIN orgs o ON o.id = f.org_id WHERE f.org_id = $1 AND f.id = $2`,
+    [orgId, id],
+  );
+  return rows[0] ?? null;
+}

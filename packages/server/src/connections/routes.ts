@@ -1,0 +1,295 @@
+import { z } from 'zod';
+import { orgOf } from '../auth/authenticate.js';
+import { getInstall } from '../connectors/queries.js';
+import { transaction } from '../db/transaction.js';
+import { iso, isoOrNull, orgParams, problemResponse, problemResponses } from '../http/common.js';
+import { notFound, ProblemError } from '../http/problem.js';
+import type { App, AppOptions } from '../http/types.js';
+import { credentialProblems, renderDisplayName, schemaDetails } from './model.js';
+import {
+  type ConnectionRow,
+  connectionById,
+  createConnection,
+  type FeedRow,
+  feedById,
+  feedsOf,
+  listConnections,
+} from './queries.js';
+
+const tags = ['connections'];
+const object = z.record(z.string(), z.unknown());
+
+/** The spec's `Connection`, field for field; `credentials` are never returned, only which are set. */
+const connectionSchema = z.object({
+  id: z.int(),
+  organizationId: z.string().describe("the org's slug"),
+  connectorKey: z.string(),
+  displayName: z.string().nullable(),
+  status: z.enum(['active', 'paused', 'error', 'revoked']),
+  accountId: z.string().nullable(),
+  credentialKeys: z.array(z.string()).describe('the env_keys fields that hold a value (never the values)'),
+  entityIds: z.array(z.int()).nullable(),
+  config: object,
+  errorMessage: z.string().nullable(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** The spec's `Feed`, field for field, and its rendered `displayName`. */
+const feedSchema = z.object({
+  id: z.int(),
+  organizationId: z.string(),
+  connectionId: z.int(),
+  feedKey: z.string(),
+  displayName: z
+    .string()
+    .nullable()
+    .describe("the feed definition's displayNameTemplate, filled from config"),
+  status: z.enum(['active', 'paused', 'error']),
+  entityIds: z.array(z.int()).nullable(),
+  config: object,
+  checkpoint: object.nullable(),
+  syncIntervalMs: z.int(),
+  nextSyncAt: z.string().nullable(),
+  lastSyncAt: z.string().nullable(),
+  lastSyncStatus: z.string().nullable(),
+  lastError: z.string().nullable(),
+  consecutiveFailures: z.int(),
+  itemsCollected: z.int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+const toConnection = (row: ConnectionRow) => ({
+  id: Number(row.id),
+  organizationId: row.org_slug,
+  connectorKey: row.connector_key,
+  displayName: row.display_name,
+  status: row.status,
+  accountId: row.account_id,
+  credentialKeys: row.credential_keys,
+  entityIds: row.entity_ids?.map(Number) ?? null,
+  config: row.config,
+  errorMessage: row.error_message,
+  createdBy: row.created_by,
+  createdAt: iso(row.created_at),
+  updatedAt: iso(row.updated_at),
+});
+
+const toFeed = (row: FeedRow) => ({
+  id: Number(row.id),
+  organizationId: row.org_slug,
+  connectionId: Number(row.connection_id),
+  feedKey: row.feed_key,
+  displayName: row.display_name,
+  status: row.status,
+  entityIds: row.entity_ids?.map(Number) ?? null,
+  config: row.config,
+  checkpoint: row.checkpoint,
+  syncIntervalMs: Number(row.sync_interval_ms),
+  nextSyncAt: isoOrNull(row.next_sync_at),
+  lastSyncAt: isoOrNull(row.last_sync_at),
+  lastSyncStatus: row.last_sync_status,
+  lastError: row.last_error,
+  consecutiveFailures: row.consecutive_failures,
+  itemsCollected: Number(row.items_collected),
+  createdAt: iso(row.created_at),
+  updatedAt: iso(row.updated_at),
+});
+
+const invalid = (detail: string, errors: { path: string; message: string }[]) =>
+  new ProblemError(422, 'validation_failed', detail, errors);
+
+export function connectionRoutes(options: AppOptions) {
+  return async (app: App) => {
+    app.post(
+      '/api/:org/connections',
+      {
+        config: { auth: { scope: 'write', org: true } },
+        schema: {
+          tags,
+          operationId: 'createConnection',
+          summary: 'Connect an installed connector; its feeds are created with it',
+          description:
+            "`credentials` holds the values of the connector's env_keys fields: encrypted at rest, merged into " +
+            "the connector's config under their keys when it runs, never returned. A feed whose config " +
+            'schema needs values is created paused, saying which; PATCH its config to start it.',
+          params: orgParams,
+          body: z.strictObject({
+            connectorKey: z.string().min(1).max(200),
+            displayName: z.string().min(1).max(200).optional(),
+            config: object.optional().describe("checked against the connector's optionsSchema"),
+            credentials: z.record(z.string().min(1).max(200), z.string().min(1).max(65_536)).optional(),
+          }),
+          response: {
+            201: z.object({ connection: connectionSchema, feeds: z.array(feedSchema) }),
+            422: problemResponse(
+              'The connector is not installed, or the config or credentials are not what it takes',
+            ),
+            ...problemResponses,
+          },
+        },
+      },
+      async (request, reply) => {
+        const org = orgOf(request);
+        const body = request.body;
+        const install = await getInstall(options.pool, org.id, body.connectorKey);
+        if (!install) {
+          throw invalid(`connector "${body.connectorKey}" is not installed in this org`, [
+            { path: '/body/connectorKey', message: 'install it first: POST /api/:org/connectors' },
+          ]);
+        }
+        const problems = [
+          ...schemaDetails(install.definition.optionsSchema, body.config ?? {}, '/body/config'),
+          ...credentialProblems(install.definition, body.credentials),
+        ];
+        if (problems.length > 0) throw invalid(`the connection cannot be made as asked`, problems);
+        const row = await createConnection(options.pool, options.encryptionKey, {
+          orgId: org.id,
+          definition: install.definition,
+          displayName: body.displayName ?? null,
+          config: body.config ?? {},
+          credentials: body.credentials,
+          createdBy: request.caller?.token?.name ?? 'admin',
+        });
+        const feeds = await feedsOf(options.pool, org.id, row.id);
+        return reply.code(201).send({ connection: toConnection(row), feeds: feeds.map(toFeed) });
+      },
+    );
+
+    app.get(
+      '/api/:org/connections',
+      {
+        config: { auth: { scope: 'read', org: true } },
+        schema: {
+          tags,
+          operationId: 'listConnections',
+          summary: "The org's connections",
+          params: orgParams,
+          response: { 200: z.object({ connections: z.array(connectionSchema) }), ...problemResponses },
+        },
+      },
+      async (request) => ({
+        connections: (await listConnections(options.pool, orgOf(request).id)).map(toConnection),
+      }),
+    );
+
+    app.get(
+      '/api/:org/connections/:connectionId',
+      {
+        config: { auth: { scope: 'read', org: true } },
+        schema: {
+          tags,
+          operationId: 'getConnection',
+          summary: 'One connection',
+          params: orgParams.extend({ connectionId: z.string().max(20) }),
+          response: { 200: z.object({ connection: connectionSchema }), ...problemResponses },
+        },
+      },
+      async (request) => {
+        const row = await connectionById(options.pool, orgOf(request).id, request.params.connectionId);
+        if (!row) throw notFound(`connection ${request.params.connectionId}`);
+        return { connection: toConnection(row) };
+      },
+    );
+
+    app.get(
+      '/api/:org/connections/:connectionId/feeds',
+      {
+        config: { auth: { scope: 'read', org: true } },
+        schema: {
+          tags,
+          operationId: 'listFeeds',
+          summary: "A connection's feeds",
+          params: orgParams.extend({ connectionId: z.string().max(20) }),
+          response: { 200: z.object({ feeds: z.array(feedSchema) }), ...problemResponses },
+        },
+      },
+      async (request) => {
+        const org = orgOf(request);
+        const { connectionId } = request.params;
+        if (!(await connectionById(options.pool, org.id, connectionId)))
+          throw notFound(`connection ${connectionId}`);
+        return { feeds: (await feedsOf(options.pool, org.id, connectionId)).map(toFeed) };
+      },
+    );
+
+    app.patch(
+      '/api/:org/feeds/:feedId',
+      {
+        config: { auth: { scope: 'write', org: true } },
+        schema: {
+          tags,
+          operationId: 'updateFeed',
+          summary: "Change a feed's config, schedule or status",
+          description:
+            "`config` replaces the feed's config and is checked against the feed's configSchema; a feed " +
+            'paused for want of config starts once it is valid. `status`: `paused` stops its syncs, ' +
+            '`active` resumes them (and clears an `error` after its failures).',
+          params: orgParams.extend({ feedId: z.string().max(20) }),
+          body: z.strictObject({
+            config: object.optional(),
+            syncIntervalMs: z
+              .int()
+              .min(60_000)
+              .max(30 * 86_400_000)
+              .optional(),
+            status: z.enum(['active', 'paused']).optional(),
+          }),
+          response: {
+            200: z.object({ result: z.enum(['updated', 'unchanged']), feed: feedSchema }),
+            422: problemResponse("The config is not what the feed's configSchema asks"),
+            ...problemResponses,
+          },
+        },
+      },
+      async (request) => {
+        const org = orgOf(request);
+        const { feedId: id } = request.params;
+        const body = request.body;
+        return transaction(options.pool, async (client) => {
+          const feed = await feedById(client, org.id, id);
+          if (!feed) throw notFound(`feed ${id}`);
+          await client.query('SELECT 1 FROM feeds WHERE id = $1 FOR UPDATE', [id]);
+          const { rows } = await client.query<{ definition: { feeds?: Record<string, never> } }>(
+            `SELECT d.definition FROM connections c
+               JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
+              WHERE c.id = $1`,
+            [feed.connection_id],
+          );
+          const definition = rows[0]?.definition.feeds?.[feed.feed_key] as
+            | { configSchema?: Record<string, unknown>; displayNameTemplate?: string }
+            | undefined;
+          const config = body.config ?? feed.config;
+          const problems = body.config ? schemaDetails(definition?.configSchema, config, '/body/config') : [];
+          if (problems.length > 0)
+            throw invalid(`the config is not what feed "${feed.feed_key}" takes`, problems);
+          // Paused for want of config (and not asked otherwise): a valid config starts it.
+          const waiting = feed.status === 'paused' && feed.last_error?.startsWith('needs config') === true;
+          const status = body.status ?? (waiting && body.config ? 'active' : feed.status);
+          const updated = await client.query(
+            `UPDATE feeds SET config = $2, display_name = $3, sync_interval_ms = $4, status = $5,
+                    last_error = CASE WHEN $5 = 'active' AND status <> 'active' THEN NULL ELSE last_error END,
+                    consecutive_failures = CASE WHEN $5 = 'active' AND status = 'error' THEN 0 ELSE consecutive_failures END,
+                    next_sync_at = CASE WHEN $5 = 'active' THEN coalesce(next_sync_at, now()) END,
+                    updated_at = now()
+              WHERE id = $1 AND (config, sync_interval_ms, status) IS DISTINCT FROM ($2::jsonb, $4::bigint, $5::text)`,
+            [
+              id,
+              JSON.stringify(config),
+              renderDisplayName(definition?.displayNameTemplate, config),
+              body.syncIntervalMs ?? Number(feed.sync_interval_ms),
+              status,
+            ],
+          );
+          const after = (await feedById(client, org.id, id)) as FeedRow;
+          return {
+            result: updated.rowCount === 1 ? ('updated' as const) : ('unchanged' as const),
+            feed: toFeed(after),
+          };
+        });
+      },
+    );
+  };
+}
