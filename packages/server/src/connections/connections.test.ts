@@ -120,6 +120,20 @@ describe('POST /api/:org/connections', () => {
     ).toBe(404);
   });
 
+  it('pauses and resumes a connection, and renames it', async () => {
+    const { connection } = (await connect({ connectorKey: 'rss' })).body;
+    const path = `/api/default/connections/${connection.id}`;
+    const paused = await server.call('PATCH', path, { body: { status: 'paused', displayName: 'Quiet' } });
+    expect(paused.body).toMatchObject({
+      result: 'updated',
+      connection: { status: 'paused', displayName: 'Quiet' },
+    });
+    expect((await server.call('PATCH', path, { body: { status: 'paused' } })).body.result).toBe('unchanged');
+    await server.pool.query("UPDATE connections SET status = 'revoked' WHERE id = $1", [connection.id]);
+    const revoked = await server.call('PATCH', path, { body: { status: 'active' } });
+    expect(revoked).toMatchObject({ status: 409, body: { code: 'conflict' } });
+  });
+
   it('keeps connections and feeds when the connector is upgraded', async () => {
     const before = (await server.call('GET', '/api/default/connections')).body.connections.length;
     const upgraded = await server.call('POST', '/api/default/connectors', {

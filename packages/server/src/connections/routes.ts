@@ -194,6 +194,58 @@ export function connectionRoutes(options: AppOptions) {
       },
     );
 
+    app.patch(
+      '/api/:org/connections/:connectionId',
+      {
+        config: { auth: { scope: 'write', org: true } },
+        schema: {
+          tags,
+          operationId: 'updateConnection',
+          summary: 'Pause or resume a connection, or rename it',
+          description:
+            '`paused`: none of its feeds syncs and none of its actions runs until it is `active` again. ' +
+            'A connection in `error` or `revoked` is made `active` only by new credentials (not through this route yet).',
+          params: orgParams.extend({ connectionId: z.string().max(20) }),
+          body: z.strictObject({
+            displayName: z.string().min(1).max(200).optional(),
+            status: z.enum(['active', 'paused']).optional(),
+          }),
+          response: {
+            200: z.object({ result: z.enum(['updated', 'unchanged']), connection: connectionSchema }),
+            409: problemResponse('The connection is in error or revoked: it needs new credentials'),
+            ...problemResponses,
+          },
+        },
+      },
+      async (request) => {
+        const org = orgOf(request);
+        const { connectionId } = request.params;
+        return transaction(options.pool, async (client) => {
+          const current = await connectionById(client, org.id, connectionId);
+          if (!current) throw notFound(`connection ${connectionId}`);
+          await client.query('SELECT 1 FROM connections WHERE id = $1 FOR UPDATE', [connectionId]);
+          const status = request.body.status ?? current.status;
+          if (status !== current.status && (current.status === 'error' || current.status === 'revoked')) {
+            throw new ProblemError(
+              409,
+              'conflict',
+              `connection ${connectionId} is ${current.status}${current.error_message ? ` (${current.error_message})` : ''}: connect it again with new credentials`,
+            );
+          }
+          const { rowCount } = await client.query(
+            `UPDATE connections SET status = $2, display_name = $3, updated_at = now()
+              WHERE id = $1 AND (status, display_name) IS DISTINCT FROM ($2, $3)`,
+            [connectionId, status, request.body.displayName ?? current.display_name],
+          );
+          const after = (await connectionById(client, org.id, connectionId)) as ConnectionRow;
+          return {
+            result: rowCount === 1 ? ('updated' as const) : ('unchanged' as const),
+            connection: toConnection(after),
+          };
+        });
+      },
+    );
+
     app.get(
       '/api/:org/connections/:connectionId/feeds',
       {
