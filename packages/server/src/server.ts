@@ -147,6 +147,9 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       basePath,
       publicUrl: env.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
       connectorNixPackages: providedNixPackages(env),
+      connectorSourceInstalls: ['1', 'on', 'true'].includes(
+        (env.SVC_CONNECTOR_SOURCE_INSTALLS ?? '').toLowerCase(),
+      ),
       adminPassword: admin.value,
       encryptionKey,
       secrets,

@@ -90,6 +90,8 @@ export interface TestServerOverrides {
   >;
   streamTimings?: StreamTimings;
   uploadLimits?: UploadLimits;
+  /** SVC_CONNECTOR_SOURCE_INSTALLS; default off, as on a deployment. */
+  connectorSourceInstalls?: boolean;
 }
 
 /** What `buildApp` gets in tests: an embedded deployment's defaults unless `overrides` say otherwise. */
@@ -116,6 +118,7 @@ export function testAppOptions(pool: pg.Pool, overrides: TestServerOverrides = {
     ...(overrides.streamTimings ? { streamTimings: overrides.streamTimings } : {}),
     ...(overrides.uploadLimits ? { uploadLimits: overrides.uploadLimits } : {}),
     ...(overrides.logger ? { logger: overrides.logger } : {}),
+    ...(overrides.connectorSourceInstalls ? { connectorSourceInstalls: true } : {}),
     ...(overrides.messageRateLimit !== undefined ? { messageRateLimit: overrides.messageRateLimit } : {}),
   };
 }

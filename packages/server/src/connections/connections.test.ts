@@ -21,7 +21,7 @@ export default defineConnector({
 });`;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ connectorSourceInstalls: true });
   expect((await server.call('POST', '/api/default/connectors', { body: { package: 'rss' } })).status).toBe(
     201,
   );
@@ -52,6 +52,11 @@ describe('POST /api/:org/connections', () => {
       itemsCollected: 0,
     });
     expect(feed.lastError).toMatch(/needs config before it can sync: url is required/);
+    // It cannot be started without the config it needs.
+    const started = await server.call('PATCH', `/api/default/feeds/${feed.id}`, {
+      body: { status: 'active' },
+    });
+    expect(started).toMatchObject({ status: 422, body: { errors: [{ path: '/body/config/url' }] } });
 
     const patched = await server.call('PATCH', `/api/default/feeds/${feed.id}`, {
       body: { config: { url: 'https://example.com/feed.xml' } },

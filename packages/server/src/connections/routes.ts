@@ -221,9 +221,10 @@ export function connectionRoutes(options: AppOptions) {
         const org = orgOf(request);
         const { connectionId } = request.params;
         return transaction(options.pool, async (client) => {
+          if (!/^\d{1,18}$/.test(connectionId)) throw notFound(`connection ${connectionId}`);
+          await client.query('SELECT 1 FROM connections WHERE id = $1 FOR UPDATE', [connectionId]);
           const current = await connectionById(client, org.id, connectionId);
           if (!current) throw notFound(`connection ${connectionId}`);
-          await client.query('SELECT 1 FROM connections WHERE id = $1 FOR UPDATE', [connectionId]);
           const status = request.body.status ?? current.status;
           if (status !== current.status && (current.status === 'error' || current.status === 'revoked')) {
             throw new ProblemError(
@@ -301,9 +302,11 @@ export function connectionRoutes(options: AppOptions) {
         const { feedId: id } = request.params;
         const body = request.body;
         return transaction(options.pool, async (client) => {
+          if (!/^\d{1,18}$/.test(id)) throw notFound(`feed ${id}`);
+          // Locked before it is read: a status a run moved meanwhile is not written back over.
+          await client.query('SELECT 1 FROM feeds WHERE id = $1 FOR UPDATE', [id]);
           const feed = await feedById(client, org.id, id);
           if (!feed) throw notFound(`feed ${id}`);
-          await client.query('SELECT 1 FROM feeds WHERE id = $1 FOR UPDATE', [id]);
           const { rows } = await client.query<{ definition: { feeds?: Record<string, never> } }>(
             `SELECT d.definition FROM connections c
                JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
@@ -314,12 +317,16 @@ export function connectionRoutes(options: AppOptions) {
             | { configSchema?: Record<string, unknown>; displayNameTemplate?: string }
             | undefined;
           const config = body.config ?? feed.config;
-          const problems = body.config ? schemaDetails(definition?.configSchema, config, '/body/config') : [];
-          if (problems.length > 0)
-            throw invalid(`the config is not what feed "${feed.feed_key}" takes`, problems);
           // Paused for want of config (and not asked otherwise): a valid config starts it.
           const waiting = feed.status === 'paused' && feed.last_error?.startsWith('needs config') === true;
           const status = body.status ?? (waiting && body.config ? 'active' : feed.status);
+          // A feed only runs with a config its schema takes, whichever field the PATCH changed.
+          const problems =
+            body.config || status === 'active'
+              ? schemaDetails(definition?.configSchema, config, '/body/config')
+              : [];
+          if (problems.length > 0)
+            throw invalid(`the config is not what feed "${feed.feed_key}" takes`, problems);
           const updated = await client.query(
             `UPDATE feeds SET config = $2, display_name = $3, sync_interval_ms = $4, status = $5,
                     last_error = CASE WHEN $5 = 'active' AND status <> 'active' THEN NULL ELSE last_error END,

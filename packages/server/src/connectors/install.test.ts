@@ -3,7 +3,7 @@ import { createToken, startTestServer, type TestServer } from '../../test/harnes
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ connectorSourceInstalls: true });
 });
 
 const notes = (version: string, extra = '') => `
@@ -100,6 +100,16 @@ describe('POST /api/:org/connectors', () => {
     });
     expect(nix.body.detail).toMatch(/ffmpeg, yt-dlp/);
     expect((await install({ package: 'left-pad' })).body.errors[0].path).toBe('/body/package');
+  });
+
+  it('takes posted source only where the operator allows it', async () => {
+    const locked = await startTestServer();
+    const res = await locked.call('POST', '/api/default/connectors', { body: { source: notes('1.0.0') } });
+    expect(res).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+    expect(res.body.detail).toMatch(/SVC_CONNECTOR_SOURCE_INSTALLS=on/);
+    expect((await locked.call('POST', '/api/default/connectors', { body: { package: 'rss' } })).status).toBe(
+      201,
+    );
   });
 
   it('is for admins: a write token may not install code', async () => {

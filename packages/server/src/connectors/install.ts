@@ -29,7 +29,7 @@ export async function inspectConnector(
   origin: ConnectorOrigin,
   nixPackages: Set<string>,
 ): Promise<ConnectorDefinition> {
-  if ('package' in origin && !BUNDLED_CONNECTORS[origin.package]) {
+  if ('package' in origin && !Object.hasOwn(BUNDLED_CONNECTORS, origin.package)) {
     throw new ProblemError(422, 'validation_failed', `"${origin.package}" is not a bundled connector`, [
       {
         path: '/body/package',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
-import { notFound } from '../http/problem.js';
+import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import { type ConnectorOrigin, inspectConnector } from './install.js';
 import { getInstall, type InstallRow, listInstalls, upsertInstall } from './queries.js';
@@ -83,12 +83,21 @@ export function connectorRoutes(options: AppOptions) {
             201: z.object({ result: z.literal('created'), connector: installSchema }),
             422: problemResponse('The code could not be loaded, or its definition is not valid'),
             ...problemResponses,
+            403: problemResponse('Posted source is not allowed on this server, or the token is not admin'),
           },
         },
       },
       async (request, reply) => {
         const org = orgOf(request);
         const { entityLinkOverrides: overrides, ...origin } = request.body;
+        if ('source' in origin && !options.connectorSourceInstalls) {
+          throw new ProblemError(
+            403,
+            'forbidden',
+            "this server installs bundled connectors only: posted source runs on the server's hosts, so an " +
+              'operator must allow it (SVC_CONNECTOR_SOURCE_INSTALLS=on), for org admins they trust',
+          );
+        }
         const definition = await inspectConnector(origin as ConnectorOrigin, nixPackages);
         const { result, row } = await upsertInstall(
           options.pool,

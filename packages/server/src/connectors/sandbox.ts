@@ -65,8 +65,9 @@ export function runInSandbox<T>(task: Serializable, limits: SandboxLimits): Prom
     process.execPath,
     [
       ...(fromSource ? ['--conditions=svc-source'] : []),
+      // Resolved here, not from the child's working directory, which may be anywhere.
       '--import',
-      'tsx',
+      import.meta.resolve('tsx'),
       `--max-old-space-size=${limits.memoryMb}`,
       CHILD,
     ],
@@ -111,7 +112,7 @@ export function runInSandbox<T>(task: Serializable, limits: SandboxLimits): Prom
             /heap limit|out of memory/i.test(stderr)
               ? `the connector's code used more than ${limits.memoryMb} MB and was stopped`
               : `the connector's code exited (${signal ?? `code ${code}`}) without an answer${
-                  stderr.trim() ? `: ${stderr.trim().split('\n').at(-1)}` : ''
+                  stderr.trim() ? `: ${errorLine(stderr)}` : ''
                 }`,
           ),
         ),
@@ -119,4 +120,13 @@ export function runInSandbox<T>(task: Serializable, limits: SandboxLimits): Prom
     );
     child.send(task);
   });
+}
+
+/** The line of a dead child's stderr that says what went wrong (not Node's version footer). */
+function errorLine(stderr: string): string {
+  const lines = stderr
+    .trim()
+    .split('\n')
+    .map((line) => line.trim());
+  return lines.find((line) => /(Error|ERR_)/.test(line)) ?? lines.find(Boolean) ?? '';
 }

@@ -71,6 +71,12 @@ export interface AppOptions {
   validateResponses?: boolean;
   /** Largest JSON body accepted, in bytes. */
   bodyLimit?: number;
+  /**
+   * Whether connectors may be installed from posted source (SVC_CONNECTOR_SOURCE_INSTALLS): that
+   * code runs on the server's hosts as the server's user, in a child process whose environment is
+   * bare but whose files and network are not fenced yet. Off: bundled connectors only.
+   */
+  connectorSourceInstalls?: boolean;
   /** Nix packages the workers provide (SVC_CONNECTOR_NIX_PACKAGES): a connector needing others is refused. */
   connectorNixPackages?: Set<string>;
   /** Failed authentications a client may make in a minute before it is answered 429. */

@@ -71,6 +71,14 @@ const SLACK_TRANSIENT = new Set([
   'request_timeout',
 ]);
 
+/**
+ * Slack reads `<...>` as mentions and links (`<!channel>`, `<https://x|label>`): a reply, which a
+ * message can steer, is escaped as Slack asks, so that it can neither ping a channel nor disguise
+ * a link.
+ */
+export const slackEscape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 export async function sendSlack(
   urls: PlatformApiUrls,
   config: { bot_token: string },
@@ -81,7 +89,7 @@ export async function sendSlack(
   const answer = await post(
     `${urls.team_chat}/api/chat.postMessage`,
     { authorization: `Bearer ${config.bot_token}` },
-    { channel: to.channel, text, ...(to.thread_ts ? { thread_ts: to.thread_ts } : {}) },
+    { channel: to.channel, text: slackEscape(text), ...(to.thread_ts ? { thread_ts: to.thread_ts } : {}) },
     timeoutMs,
   );
   if ('failure' in answer)

@@ -162,7 +162,8 @@ export async function completeTurn(
          FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS i(item, n) ORDER BY n`,
       [turn.conversationId, turn.id, JSON.stringify(items)],
     );
-    if (turn.replyTo) {
+    // An empty reply (a turn that ended after its tools) has nothing to post: platforms refuse one.
+    if (turn.replyTo && answer.reply.trim() !== '') {
       await queueReply(
         client,
         { id: turn.id, conversationId: turn.conversationId },

@@ -42,10 +42,21 @@ function verifiedInbound(
   headers: Record<string, string | string[] | undefined>,
   raw: Buffer,
 ): Inbound {
+  const keyName =
+    platform.type === 'team_chat' ? 'signing_secret' : isWhatsApp(platform) ? 'app_secret' : 'secret_token';
+  const key = config[keyName];
+  // An empty key would make every signature computable by anyone: such a config checks nothing.
+  if (typeof key !== 'string' || key === '') {
+    throw new ProblemError(
+      503,
+      'secret_missing',
+      `platform "${platform.stableId}" has no ${keyName} in its config, so its calls cannot be checked; set it (svc apply)`,
+    );
+  }
   const verify = () => {
-    if (platform.type === 'team_chat') verifySlack(headers, raw, config.signing_secret ?? '');
-    else if (isWhatsApp(platform)) verifyWhatsApp(headers, raw, config.app_secret ?? '');
-    else verifyTelegram(headers, config.secret_token ?? '');
+    if (platform.type === 'team_chat') verifySlack(headers, raw, key);
+    else if (isWhatsApp(platform)) verifyWhatsApp(headers, raw, key);
+    else verifyTelegram(headers, key);
   };
   try {
     verify();
@@ -151,6 +162,8 @@ export function webhookRoutes(options: AppOptions, announcer: Announcer) {
       '/api/v1/webhooks/:stableId',
       {
         config: { auth: 'public' },
+        // The request line carries hub.verify_token in its query: it is not logged at info.
+        logLevel: 'warn',
         schema: {
           tags,
           operationId: 'verifyWebhook',
@@ -176,7 +189,11 @@ export function webhookRoutes(options: AppOptions, announcer: Announcer) {
       async (request, reply) => {
         const { platform, config } = await platformWithSecrets(options, request.params.stableId);
         if (!isWhatsApp(platform)) throw notFound(`WhatsApp platform "${platform.stableId}"`);
-        const challenge = whatsAppChallenge(request.query, config.verify_token ?? '');
+        const verifyToken = config.verify_token;
+        const challenge =
+          typeof verifyToken === 'string' && verifyToken !== ''
+            ? whatsAppChallenge(request.query, verifyToken)
+            : null;
         if (challenge === null) {
           throw new ProblemError(
             403,

@@ -98,10 +98,16 @@ export function inboundSlack(payload: SlackPayload): Inbound {
     // The mention that called the bot is not part of what was said to it.
     body: {
       platform: 'team_chat',
-      content: (event.text as string).replace(/^\s*<@[A-Z0-9]+>\s*/, '') || (event.text as string),
+      content: slackUnescape(
+        (event.text as string).replace(/^\s*<@[A-Z0-9]+>\s*/, '') || (event.text as string),
+      ),
       team_chat: { channel, thread },
     },
     replyTo: { kind: 'team_chat', to: { channel, thread_ts: thread } },
   };
   return { kind: 'messages', messages: [message], ignored: 0 };
 }
+
+/** What the person typed: Slack escapes `&`, `<` and `>` in message text. */
+const slackUnescape = (text: string) =>
+  text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');

@@ -142,6 +142,37 @@ describe('team_chat: the Slack Events API', () => {
     expect(res).toMatchObject({ status: 400, body: { code: 'malformed_request' } });
   });
 
+  it('escapes a reply as Slack asks, so that it cannot ping a channel or disguise a link', async () => {
+    model.answer = () => ({ text: '<!channel> see <https://evil.example|your bank> & more' });
+    try {
+      const posts = slack.posts.length;
+      const event = slackMessage({ channel: 'C0ESCAPE', text: 'a &lt;b&gt; &amp; c' });
+      await fromSlack(slackEventCallback({ eventId: 'Ev-escape', event }));
+      const post = await until('the reply', () => slack.posts[posts]);
+      expect(post.text).toBe('&lt;!channel&gt; see &lt;https://evil.example|your bank&gt; &amp; more');
+      // What the person typed reached the model unescaped.
+      expect(model.requests.at(-1)?.body.messages.at(-1)?.content).toBe('a <b> & c');
+    } finally {
+      model.answer = (request) => ({ text: `re: ${String(request.body.messages.at(-1)?.content)}` });
+    }
+  });
+
+  it('checks nothing and takes nothing when its config has no signing secret', async () => {
+    await server.pool.query(
+      `INSERT INTO platforms (stable_id, type, config, org_id, agent_id)
+       SELECT 'chat-team-chat-bare', 'team_chat', '{"bot_token": "$SLACK_BOT_TOKEN"}', org_id, agent_id
+         FROM agents WHERE agent_id = 'chat'`,
+    );
+    const payload = slackEventCallback({
+      eventId: 'Ev-bare',
+      event: slackMessage({ channel: 'C0', text: 'x' }),
+    });
+    // Signed with an empty key, as anyone could.
+    const res = await hook('chat-team-chat-bare', payload, (raw) => slackHeaders('', raw));
+    expect(res).toMatchObject({ status: 503, body: { code: 'secret_missing' } });
+    expect(res.body.detail).toMatch(/no signing_secret/);
+  });
+
   it('answers url_verification with its challenge', async () => {
     const res = await fromSlack(slackUrlVerification('the-challenge'));
     expect(res).toMatchObject({ status: 200, body: { challenge: 'the-challenge' } });
