@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { MessageSend } from '@svc/core';
 import { z } from 'zod';
 import { problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
@@ -81,6 +82,17 @@ function verifiedInbound(
 }
 
 /**
+ * A messenger chat is named by the platform's own ids (a Telegram private chat by the user's id, a
+ * WhatsApp one by their number): the same person writing to two bots of one agent is two
+ * conversations, so the chat is kept with its platform's stable ID.
+ */
+function conversationOf(platform: PlatformTarget, body: MessageSend): MessageSend {
+  return body.messenger
+    ? { ...body, messenger: { chat: `${platform.stableId}:${body.messenger.chat}` } }
+    : body;
+}
+
+/**
  * `{base}/api/v1/webhooks/<stable_id>`: where chat platforms call (no bearer token: each call is
  * signed the platform's way, on the raw body). The message is queued and the call answered at
  * once, whatever the turn takes; a message the platform delivers again (its retries) is known by
@@ -137,7 +149,7 @@ export function webhookRoutes(options: AppOptions, announcer: Announcer) {
           const outcome = await enqueueMessage(options.pool, announcer, {
             orgId: platform.org.id,
             agentId: platform.agentId,
-            body: message.body,
+            body: conversationOf(platform, message.body),
             idempotencyKey: null,
             requestHash: createHash('sha256').update(message.dedupKey).digest('hex'),
             files: [],

@@ -296,6 +296,11 @@ describe('messenger: the Telegram Bot API', () => {
     expect((await fromTelegram(update)).body).toMatchObject({ queued: 0, duplicates: 1 });
     const reply = await until('the reply', () => telegram.sent[sent]);
     expect(reply).toMatchObject({ chat_id: '5551234', text: 're: hi from telegram' });
+    // The chat's conversation is this bot's: another bot of the agent talking to the same person has its own.
+    const { rows } = await server.pool.query(
+      "SELECT channel FROM conversations WHERE platform = 'messenger'",
+    );
+    expect(rows.map((r) => r.channel)).toContain('chat-messenger-tg:5551234');
     await settle();
     expect(telegram.sent.length - sent).toBe(1);
   });
