@@ -1,0 +1,121 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import {
+  claimRun,
+  finishRun,
+  heartbeat,
+  MAX_CONSECUTIVE_FAILURES,
+  RunLeaseLostError,
+  reapLapsedRuns,
+  scheduleDueFeeds,
+} from './queue.js';
+
+/** The runs queue at the SQL level: scheduling, claims, fencing, the reaper, a feed's backoff. */
+
+let server: TestServer;
+let feedId: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await server.call('POST', '/api/default/connectors', { body: { package: 'rss' } });
+  const { body } = await server.call('POST', '/api/default/connections', { body: { connectorKey: 'rss' } });
+  feedId = String(body.feeds[0].id);
+  const res = await server.call('PATCH', `/api/default/feeds/${feedId}`, {
+    body: { config: { url: 'https://example.com/feed.xml' } },
+  });
+  expect(res.body.feed.status).toBe('active');
+});
+
+const feed = async () =>
+  (
+    await server.pool.query<{
+      status: string;
+      consecutive_failures: number;
+      last_error: string | null;
+      due_in_s: number | null;
+    }>(
+      `SELECT status, consecutive_failures, last_error,
+              extract(epoch FROM next_sync_at - now())::float8 AS due_in_s FROM feeds WHERE id = $1`,
+      [feedId],
+    )
+  ).rows[0];
+const makeDue = () => server.pool.query('UPDATE feeds SET next_sync_at = now() WHERE id = $1', [feedId]);
+
+describe('runs', () => {
+  it('schedule one sync per due feed, however many replicas ask', async () => {
+    const counts = await Promise.all([scheduleDueFeeds(server.pool), scheduleDueFeeds(server.pool)]);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(await scheduleDueFeeds(server.pool)).toBe(0);
+  });
+
+  it('are claimed once, fenced after their lease lapses, and timed out by the reaper', async () => {
+    const [a, b] = await Promise.all([
+      claimRun(server.pool, 'w1', 60_000),
+      claimRun(server.pool, 'w2', 60_000),
+    ]);
+    const run = a ?? b;
+    expect([a, b].filter(Boolean)).toHaveLength(1);
+    if (!run) throw new Error('no claim');
+    expect(await heartbeat(server.pool, run, 60_000)).toBe(true);
+    // The worker is paused past its lease: the reaper times the run out.
+    await server.pool.query("UPDATE runs SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [
+      run.id,
+    ]);
+    expect(await reapLapsedRuns(server.pool)).toBe(1);
+    // Woken up, the worker can write nothing.
+    expect(await heartbeat(server.pool, run, 60_000)).toBe(false);
+    await expect(finishRun(server.pool, run, { status: 'completed' })).rejects.toBeInstanceOf(
+      RunLeaseLostError,
+    );
+    const { rows } = await server.pool.query('SELECT status FROM runs WHERE id = $1', [run.id]);
+    expect(rows[0]).toEqual({ status: 'timeout' });
+    // The timeout counts as a failure: the feed retries after a minute.
+    expect(await feed()).toMatchObject({ status: 'active', consecutive_failures: 1 });
+    expect((await feed())?.due_in_s).toBeGreaterThan(50);
+  });
+
+  it('back a failing feed off at growing intervals, stop it after the limit, and reset on success', async () => {
+    const delays: number[] = [];
+    for (let i = 2; i <= MAX_CONSECUTIVE_FAILURES; i++) {
+      await makeDue();
+      expect(await scheduleDueFeeds(server.pool)).toBe(1);
+      const run = await claimRun(server.pool, 'w1', 60_000);
+      if (!run) throw new Error('no claim');
+      await finishRun(server.pool, run, { status: 'failed', errorMessage: `HTTP 503 (${i})` });
+      const state = await feed();
+      expect(state?.consecutive_failures).toBe(i);
+      expect(state?.last_error).toBe(`HTTP 503 (${i})`);
+      if (state?.due_in_s !== null && state?.due_in_s !== undefined) delays.push(state.due_in_s);
+    }
+    expect(delays).toHaveLength(MAX_CONSECUTIVE_FAILURES - 2);
+    expect(delays.every((d, i) => i === 0 || d > (delays[i - 1] as number) * 1.5)).toBe(true);
+    expect(await feed()).toMatchObject({ status: 'error', due_in_s: null });
+    expect(await scheduleDueFeeds(server.pool)).toBe(0);
+
+    // A user resumes it; the next success resets the count.
+    const resumed = await server.call('PATCH', `/api/default/feeds/${feedId}`, {
+      body: { status: 'active' },
+    });
+    expect(resumed.body.feed).toMatchObject({ status: 'active', consecutiveFailures: 0 });
+    expect(await scheduleDueFeeds(server.pool)).toBe(1);
+    const run = await claimRun(server.pool, 'w1', 60_000);
+    if (!run) throw new Error('no claim');
+    await finishRun(server.pool, run, { status: 'completed' });
+    expect(await feed()).toMatchObject({ status: 'active', consecutive_failures: 0, last_error: null });
+    expect((await feed())?.due_in_s).toBeGreaterThan(3500);
+  });
+
+  it('never hand a device connector (runtime.platforms) to a cloud worker', async () => {
+    await server.pool.query(
+      `UPDATE connector_definitions SET definition = definition || '{"runtime": {"platforms": ["macos"]}}'
+        WHERE connector_key = 'rss'`,
+    );
+    try {
+      await makeDue();
+      expect(await scheduleDueFeeds(server.pool)).toBe(1);
+      expect(await claimRun(server.pool, 'w1', 60_000)).toBeNull();
+    } finally {
+      await server.pool.query(`UPDATE connector_definitions SET definition = definition - 'runtime'`);
+    }
+  });
+});

@@ -1,0 +1,202 @@
+import type { Pool, PoolClient } from 'pg';
+import { rollback, transaction } from '../db/transaction.js';
+
+/** A run a worker holds: `leaseToken` fences every write it makes. */
+export interface ClaimedRun {
+  id: string;
+  orgId: string;
+  runType: 'sync' | 'action';
+  feedId: string | null;
+  connectionId: string;
+  actionKey: string | null;
+  leaseToken: number;
+}
+
+/** Failures in a row after which a feed stops syncing (status `error`) until a user resumes it. */
+export const MAX_CONSECUTIVE_FAILURES = 5;
+const FIRST_RETRY_MS = 60_000;
+const LONGEST_RETRY_MS = 6 * 3_600_000;
+
+/** When a feed that failed `failures` times in a row tries again: 1 min, doubling, at most 6 h. */
+export const retryDelayMs = (failures: number) =>
+  Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, failures - 1));
+
+/**
+ * A pending sync for every active feed of an active connection whose time has come, in one
+ * statement; the unique index on open syncs makes it safe on every replica at once (a feed that
+ * has one pending or running gets no second).
+ */
+export async function scheduleDueFeeds(pool: Pool): Promise<number> {
+  const { rowCount } = await pool.query(
+    `INSERT INTO runs (org_id, run_type, feed_id, connection_id, connector_key)
+     SELECT f.org_id, 'sync', f.id, f.connection_id, c.connector_key
+       FROM feeds f JOIN connections c ON c.id = f.connection_id
+      WHERE f.status = 'active' AND c.status = 'active' AND f.next_sync_at <= now()
+      ORDER BY f.next_sync_at
+      LIMIT 500
+     ON CONFLICT DO NOTHING`,
+  );
+  return rowCount ?? 0;
+}
+
+/**
+ * Claims the oldest pending run that may run now, in one statement: approved (or needing no
+ * approval), of an active connection, and of a connector that runs on the cloud fleet (one that
+ * declares `runtime.platforms` runs on a device, never here). The fencing token is raised and the
+ * connector's version recorded as it is taken.
+ */
+export async function claimRun(pool: Pool, workerId: string, leaseMs: number): Promise<ClaimedRun | null> {
+  const { rows } = await pool.query<{
+    id: string;
+    org_id: string;
+    run_type: 'sync' | 'action';
+    feed_id: string | null;
+    connection_id: string;
+    action_key: string | null;
+    lease_token: string;
+  }>(
+    `WITH candidate AS (
+       SELECT r.id, d.version FROM runs r
+         JOIN connections c ON c.id = r.connection_id
+         JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
+        WHERE r.status = 'pending' AND r.approval_status IN ('auto', 'approved')
+          AND c.status = 'active' AND d.definition->'runtime' IS NULL
+        ORDER BY r.created_at, r.id
+        LIMIT 1
+        FOR UPDATE OF r SKIP LOCKED
+     )
+     UPDATE runs r
+        SET status = 'running', lease_token = r.lease_token + 1, claimed_by = $1, claimed_at = now(),
+            last_heartbeat_at = now(), lease_expires_at = now() + make_interval(secs => $2 / 1000.0),
+            connector_version = c.version
+       FROM candidate c WHERE r.id = c.id
+     RETURNING r.id, r.org_id, r.run_type, r.feed_id, r.connection_id, r.action_key, r.lease_token`,
+    [workerId, leaseMs],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    orgId: String(row.org_id),
+    runType: row.run_type,
+    feedId: row.feed_id,
+    connectionId: row.connection_id,
+    actionKey: row.action_key,
+    leaseToken: Number(row.lease_token),
+  };
+}
+
+/** Extends the lease; false when the run is no longer this worker's (it must stop). */
+export async function heartbeat(pool: Pool, run: ClaimedRun, leaseMs: number): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    `UPDATE runs SET last_heartbeat_at = now(), lease_expires_at = now() + make_interval(secs => $3 / 1000.0)
+      WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
+    [run.id, run.leaseToken, leaseMs],
+  );
+  return rowCount === 1;
+}
+
+export class RunLeaseLostError extends Error {
+  constructor(runId: string) {
+    super(`run ${runId} is no longer this worker's (its lease lapsed, or it was cancelled)`);
+    this.name = 'RunLeaseLostError';
+  }
+}
+
+/**
+ * Runs `work` in a transaction that holds the run's row, only while the lease is this worker's:
+ * a worker paused past its lease (and whose run another now holds) writes nothing.
+ */
+export async function whileHeld<T>(
+  pool: Pool,
+  run: ClaimedRun,
+  work: (client: PoolClient) => Promise<T>,
+): Promise<T> {
+  return transaction(pool, async (client) => {
+    const held = await client.query(
+      `SELECT 1 FROM runs WHERE id = $1 AND lease_token = $2 AND status = 'running' FOR UPDATE`,
+      [run.id, run.leaseToken],
+    );
+    if (held.rowCount !== 1) throw new RunLeaseLostError(run.id);
+    return work(client);
+  });
+}
+
+/** A feed's state after one of its syncs ended, in the caller's transaction. */
+async function settleFeed(client: PoolClient, feedId: string, outcome: 'completed' | { error: string }) {
+  if (outcome === 'completed') {
+    await client.query(
+      `UPDATE feeds SET consecutive_failures = 0, last_error = NULL, last_sync_status = 'completed',
+              last_sync_at = now(), next_sync_at = now() + make_interval(secs => sync_interval_ms / 1000.0),
+              updated_at = now()
+        WHERE id = $1`,
+      [feedId],
+    );
+    return;
+  }
+  const { rows } = await client.query<{ consecutive_failures: number }>(
+    `UPDATE feeds SET consecutive_failures = consecutive_failures + 1, last_error = $2, last_sync_status = 'failed',
+            last_sync_at = now(), updated_at = now()
+      WHERE id = $1 RETURNING consecutive_failures`,
+    [feedId, outcome.error],
+  );
+  const failures = rows[0]?.consecutive_failures ?? 1;
+  await client.query(
+    `UPDATE feeds SET status = CASE WHEN $2::int >= $3::int AND status = 'active' THEN 'error' ELSE status END,
+            next_sync_at = CASE WHEN $2::int >= $3::int THEN NULL ELSE now() + make_interval(secs => $4::float8 / 1000) END
+      WHERE id = $1`,
+    [feedId, failures, MAX_CONSECUTIVE_FAILURES, retryDelayMs(failures)],
+  );
+}
+
+/** The run ends (completed or failed), with its feed's schedule, in one fenced transaction. */
+export async function finishRun(
+  pool: Pool,
+  run: ClaimedRun,
+  outcome: { status: 'completed' } | { status: 'failed'; errorMessage: string },
+): Promise<void> {
+  await whileHeld(pool, run, async (client) => {
+    await client.query(
+      `UPDATE runs SET status = $2, error_message = $3, completed_at = now(), lease_expires_at = NULL WHERE id = $1`,
+      [run.id, outcome.status, outcome.status === 'failed' ? outcome.errorMessage : null],
+    );
+    if (run.feedId) {
+      await settleFeed(
+        client,
+        run.feedId,
+        outcome.status === 'completed' ? 'completed' : { error: outcome.errorMessage },
+      );
+    }
+  });
+}
+
+export const REAP_RUNS_LOCK = 7_306_918_277;
+
+/**
+ * Runs whose lease lapsed (their worker died, or was paused past it) end as `timeout`; a sync's
+ * feed counts it as a failure and tries again after its backoff, so a run never stays `running`
+ * without a worker. One reaper at a time across the deployment (an advisory lock); the others skip.
+ */
+export async function reapLapsedRuns(pool: Pool): Promise<number> {
+  return transaction(pool, async (client) => {
+    const { rows: lock } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [
+      REAP_RUNS_LOCK,
+    ]);
+    if (!lock[0]?.ok) return rollback(0);
+    const { rows } = await client.query<{ id: string; feed_id: string | null }>(
+      `WITH lapsed AS (
+         SELECT id FROM runs WHERE status = 'running' AND lease_expires_at < now()
+          ORDER BY lease_expires_at LIMIT 100 FOR UPDATE SKIP LOCKED
+       )
+       UPDATE runs r SET status = 'timeout', completed_at = now(), lease_expires_at = NULL,
+              error_message = 'its worker stopped renewing its lease (it died or was paused past it)'
+         FROM lapsed l WHERE r.id = l.id
+       RETURNING r.id, r.feed_id`,
+    );
+    for (const row of rows) {
+      if (row.feed_id)
+        await settleFeed(client, row.feed_id, { error: 'the sync timed out: its worker stopped' });
+    }
+    return rows.length;
+  });
+}
