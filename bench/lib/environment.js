@@ -1,9 +1,11 @@
 // What every benchmark needs around it: progress lines, cleanup that runs however the run ends,
 // temp folders, and a fresh database on the given or an embedded PostgreSQL.
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../packages/server/dist/db/embedded.js';
 
@@ -78,3 +80,48 @@ export async function runBench(main) {
     await tearDown();
   }
 }
+
+/** One figure of a run, its baseline (measured in the same run) beside it when there is one. */
+export const printFigure = (name, value, baseline) =>
+  console.log(
+    `${name.padEnd(44)} ${String(value).padStart(10)}` +
+      (baseline === undefined ? '' : `   baseline ${String(baseline).padStart(10)}`),
+  );
+
+/** svc's rate over the baseline's, the figure the aims are written in. */
+export const printRatio = (svc, baseline) => printFigure('ratio svc/bare', (svc / baseline).toFixed(2));
+
+/**
+ * Forks a bench's server (`serve`, its serve.js URL) in `mode`; answers its URL, and `ask`, which
+ * sends the child a question and resolves its answer (`memory`, `turns`).
+ */
+export async function startChild(serve, mode, env, execArgv = []) {
+  const child = fork(fileURLToPath(serve), [], {
+    env: { ...process.env, BENCH_MODE: mode, ...env },
+    execArgv,
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve(message.port));
+    child.once('exit', (code) => reject(new Error(`the ${mode} server exited with code ${code}`)));
+  });
+  onCleanup(
+    () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  );
+  const ask = (question) =>
+    new Promise((resolve) => {
+      child.once('message', resolve);
+      child.send(question);
+    });
+  return { url: `http://127.0.0.1:${port}`, ask };
+}
+
+/** The p-th percentile of `values` (nearest rank). */
+export const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};

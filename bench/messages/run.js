@@ -1,55 +1,25 @@
-// Messages benchmark: what svc's messaging costs next to bare baselines measured in the same run.
-// See README.md. Run with `npm run bench:messages`.
-//
-// Environment:
-//   DATABASE_URL / BENCH_DATABASE_URL  a PostgreSQL to use (a fresh database is made and dropped);
-//                                      unset: an embedded one in a temp dir
-//   BENCH_DURATION                     seconds of the accept measurement (default 10)
-//   BENCH_CONNECTIONS                  autocannon connections (default 50)
-//   BENCH_STREAMS                      SSE streams held open for the memory figure (default 1000)
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { adminDatabaseUrl, createDatabase, onCleanup, progress, runBench } from '../lib/environment.js';
+import {
+  adminDatabaseUrl,
+  createDatabase,
+  onCleanup,
+  percentile,
+  printFigure,
+  printRatio,
+  progress,
+  runBench,
+  startChild,
+} from '../lib/environment.js';
+
+const SERVE = new URL('./serve.js', import.meta.url);
 
 const DURATION = Number(process.env.BENCH_DURATION || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
 const STREAMS = Number(process.env.BENCH_STREAMS || 1000);
 const PASSWORD = 'bench-admin-password-0123456789';
-
-/** Forks serve.js in `mode`; answers its URL, and asks it for figures (`memory`, `turns`). */
-async function startChild(mode, env) {
-  const child = fork(fileURLToPath(new URL('./serve.js', import.meta.url)), [], {
-    env: { ...process.env, BENCH_MODE: mode, ...env },
-    execArgv: ['--expose-gc'],
-  });
-  const port = await new Promise((resolve, reject) => {
-    child.once('message', (message) => resolve(message.port));
-    child.once('exit', (code) => reject(new Error(`the ${mode} server exited with code ${code}`)));
-  });
-  onCleanup(
-    () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  );
-  const ask = (question) =>
-    new Promise((resolve) => {
-      child.once('message', resolve);
-      child.send(question);
-    });
-  return { url: `http://127.0.0.1:${port}`, ask };
-}
-
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 /**
  * Messages spread over `conversations` conversations (one: every request contends for one
@@ -148,8 +118,8 @@ async function main() {
   };
 
   // 1. Accepted messages: svc (HTTP only) against a bare route doing one INSERT into the same table.
-  const http = await startChild('svc-http', common);
-  const bare = await startChild('bare', common);
+  const http = await startChild(SERVE, 'svc-http', common, ['--expose-gc']);
+  const bare = await startChild(SERVE, 'bare', common, ['--expose-gc']);
   progress(`accepting messages for ${DURATION} s at ${CONNECTIONS} connections: svc, then bare`);
   const path = '/api/v1/agents/bench/messages';
   await accept(http.url, path, 1000); // warm-up, same length
@@ -164,7 +134,7 @@ async function main() {
   await pool.end();
 
   // 2. POST to reply.completed on SSE, with a model that answers 50 tokens at once.
-  const svc = await startChild('svc-workers', common);
+  const svc = await startChild(SERVE, 'svc-workers', common, ['--expose-gc']);
   const first = await post(svc.url, '/api/v1/agents/bench/messages', 'latency');
   const stream = openStream(svc.url, first.links.events);
   await stream.completed(first.id);
@@ -185,33 +155,27 @@ async function main() {
   const streamMemory = await memoryPer(svc, `${first.links.events}?after=1000000`);
   const bareMemory = await memoryPer(bare, '/hold');
 
-  const line = (name, value, baseline) =>
-    console.log(
-      `${name.padEnd(44)} ${String(value).padStart(10)}   baseline ${String(baseline).padStart(10)}`,
-    );
   console.log('');
-  line(
+  printFigure(
     'accepted messages/s (svc vs bare INSERT)',
     svcAccept.reqPerSec.toFixed(0),
     bareAccept.reqPerSec.toFixed(0),
   );
-  line('accepted p99 ms', svcAccept.p99, bareAccept.p99);
-  line(
+  printFigure('accepted p99 ms', svcAccept.p99, bareAccept.p99);
+  printFigure(
     'accepted messages/s, all in one conversation',
     svcOneConversation.reqPerSec.toFixed(0),
     bareAccept.reqPerSec.toFixed(0),
   );
-  line('accepted p99 ms, all in one conversation', svcOneConversation.p99, bareAccept.p99);
-  console.log(
-    `${'ratio svc/bare'.padEnd(44)} ${(svcAccept.reqPerSec / bareAccept.reqPerSec).toFixed(2).padStart(10)}`,
-  );
-  line('POST -> reply.completed on SSE p50 ms', percentile(latencies, 50).toFixed(1), '(model: 0 ms)');
-  line('POST -> reply.completed on SSE p99 ms', percentile(latencies, 99).toFixed(1), '(model: 0 ms)');
-  line('turns/s, 4 workers, 100 conversations', turns.perSecond.toFixed(1), `${turns.total} turns`);
+  printFigure('accepted p99 ms, all in one conversation', svcOneConversation.p99, bareAccept.p99);
+  printRatio(svcAccept.reqPerSec, bareAccept.reqPerSec);
+  printFigure('POST -> reply.completed on SSE p50 ms', percentile(latencies, 50).toFixed(1), '(model: 0 ms)');
+  printFigure('POST -> reply.completed on SSE p99 ms', percentile(latencies, 99).toFixed(1), '(model: 0 ms)');
+  printFigure('turns/s, 4 workers, 100 conversations', turns.perSecond.toFixed(1), `${turns.total} turns`);
   // RSS moves in pages and with the allocator; the JS heap (with buffers) is the steadier figure.
   const kb = (bytes) => (bytes / 1024).toFixed(1);
-  line('KB of JS heap per open SSE stream', kb(streamMemory.jsEach), kb(bareMemory.jsEach));
-  line('KB of RSS per open SSE stream', kb(streamMemory.rssEach), kb(bareMemory.rssEach));
+  printFigure('KB of JS heap per open SSE stream', kb(streamMemory.jsEach), kb(bareMemory.jsEach));
+  printFigure('KB of RSS per open SSE stream', kb(streamMemory.rssEach), kb(bareMemory.rssEach));
   console.log(
     `\n${CONNECTIONS} connections, ${DURATION} s; ${admin.source}; node ${process.version}; ` +
       'servers in child processes, autocannon and the SSE clients in this one',

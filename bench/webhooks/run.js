@@ -1,19 +1,20 @@
-// Webhooks benchmark: Slack webhooks accepted by svc next to a bare route that only checks their
-// signature, measured in the same run; and the time from a webhook to its reply reaching Slack.
-// See README.md. Run with `npm run bench:webhooks`.
-//
-// Environment:
-//   DATABASE_URL / BENCH_DATABASE_URL  a PostgreSQL to use (a fresh database is made and dropped);
-//                                      unset: an embedded one in a temp dir
-//   BENCH_DURATION                     seconds of the accept measurement (default 10)
-//   BENCH_CONNECTIONS                  autocannon connections (default 50)
-//   BENCH_WEBHOOKS                     webhooks timed to their reply (default 200)
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { adminDatabaseUrl, createDatabase, onCleanup, progress, runBench } from '../lib/environment.js';
+import {
+  adminDatabaseUrl,
+  createDatabase,
+  onCleanup,
+  percentile,
+  printFigure,
+  printRatio,
+  progress,
+  runBench,
+  startChild,
+} from '../lib/environment.js';
+
+const SERVE = new URL('./serve.js', import.meta.url);
+
 import { slackHeaders, slackMessageEvent, startFakeSlack } from './slack.js';
 
 const DURATION = Number(process.env.BENCH_DURATION || 10);
@@ -24,31 +25,6 @@ const SIGNING_SECRET = randomBytes(16).toString('hex');
 const BOT_TOKEN = `xoxb-bench-${randomBytes(12).toString('hex')}`;
 const STABLE_ID = 'bench-team-chat';
 const PATH = `/api/v1/webhooks/${STABLE_ID}`;
-
-/** Forks serve.js in `mode`; answers its URL. */
-async function startChild(mode, env) {
-  const child = fork(fileURLToPath(new URL('./serve.js', import.meta.url)), [], {
-    env: { ...process.env, BENCH_MODE: mode, ...env },
-  });
-  const port = await new Promise((resolve, reject) => {
-    child.once('message', (message) => resolve(message.port));
-    child.once('exit', (code) => reject(new Error(`the ${mode} server exited with code ${code}`)));
-  });
-  onCleanup(
-    () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  );
-  return { url: `http://127.0.0.1:${port}` };
-}
-
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 // Slack's message ts: seconds, then a sequence. Unique in the run, so every webhook is a new message
 // (svc drops a message it has seen, by channel and ts).
@@ -129,8 +105,8 @@ async function main() {
   };
 
   // 1. Accepted webhooks: svc (HTTP only) against a bare route that checks the same signature.
-  const http = await startChild('svc-http', common);
-  const bare = await startChild('bare', common);
+  const http = await startChild(SERVE, 'svc-http', common);
+  const bare = await startChild(SERVE, 'bare', common);
   await send(http.url, 'C0SAMPLE', nextTs());
   await send(bare.url, 'C0SAMPLE', nextTs());
   progress(`accepting webhooks for ${DURATION} s at ${CONNECTIONS} connections: svc, then bare`);
@@ -143,7 +119,7 @@ async function main() {
   // 2. Webhook to reply at Slack, in turn, each a new message in a channel of its own.
   const slack = await startFakeSlack(BOT_TOKEN);
   onCleanup(slack.close);
-  const svc = await startChild('svc-workers', { ...common, SVC_TEAM_CHAT_API_URL: slack.url });
+  const svc = await startChild(SERVE, 'svc-workers', { ...common, SVC_TEAM_CHAT_API_URL: slack.url });
   progress(`timing ${WEBHOOKS} webhooks to their reply at the fake Slack, one after another`);
   const first = await roundTrip(svc.url, slack, 'C0WARM');
   // The model's answer, not an apology for a failed turn: the path timed is the one that works.
@@ -153,25 +129,18 @@ async function main() {
   const replied = trips.map((trip) => trip.replied);
   const answered = trips.map((trip) => trip.answered);
 
-  const line = (name, value, baseline) =>
-    console.log(
-      `${name.padEnd(44)} ${String(value).padStart(10)}` +
-        (baseline === undefined ? '' : `   baseline ${String(baseline).padStart(10)}`),
-    );
   console.log('');
-  line(
+  printFigure(
     'accepted webhooks/s (svc vs bare HMAC check)',
     svcAccept.reqPerSec.toFixed(0),
     bareAccept.reqPerSec.toFixed(0),
   );
-  line('accepted p99 ms', svcAccept.p99, bareAccept.p99);
-  console.log(
-    `${'ratio svc/bare'.padEnd(44)} ${(svcAccept.reqPerSec / bareAccept.reqPerSec).toFixed(2).padStart(10)}`,
-  );
-  line('webhook -> reply at Slack p50 ms', percentile(replied, 50).toFixed(1), '(model: 0 ms)');
-  line('webhook -> reply at Slack p99 ms', percentile(replied, 99).toFixed(1), '(model: 0 ms)');
-  line('webhook answered (of the above) p50 ms', percentile(answered, 50).toFixed(1));
-  line('webhook answered (of the above) p99 ms', percentile(answered, 99).toFixed(1));
+  printFigure('accepted p99 ms', svcAccept.p99, bareAccept.p99);
+  printRatio(svcAccept.reqPerSec, bareAccept.reqPerSec);
+  printFigure('webhook -> reply at Slack p50 ms', percentile(replied, 50).toFixed(1), '(model: 0 ms)');
+  printFigure('webhook -> reply at Slack p99 ms', percentile(replied, 99).toFixed(1), '(model: 0 ms)');
+  printFigure('webhook answered (of the above) p50 ms', percentile(answered, 50).toFixed(1));
+  printFigure('webhook answered (of the above) p99 ms', percentile(answered, 99).toFixed(1));
   console.log(
     `\n${CONNECTIONS} connections, ${DURATION} s; ${WEBHOOKS} webhooks timed; ${admin.source}; ` +
       `node ${process.version}; servers in child processes, autocannon and the fake Slack in this one`,

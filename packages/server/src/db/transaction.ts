@@ -37,3 +37,33 @@ export async function transaction<T, R = never>(
     client.release();
   }
 }
+
+/** A row a worker holds under a lease: where it is, the state it holds it in, and its fencing token. */
+export interface FencedRow {
+  table: 'messages' | 'runs' | 'outbox';
+  id: string;
+  /** `running` for turns and runs, `sending` for deliveries. */
+  status: 'running' | 'sending';
+  leaseToken: number;
+}
+
+/**
+ * Runs `work` in a transaction that holds `row`, and only while its lease is this worker's: a
+ * worker whose lease lapsed (and whose work another worker may now hold) writes nothing, and gets
+ * what `lost` answers (or throws) instead.
+ */
+export async function whileFenced<T, L>(
+  pool: Pool,
+  row: FencedRow,
+  work: (client: PoolClient) => Promise<T>,
+  lost: () => L,
+): Promise<T | L> {
+  return transaction(pool, async (client) => {
+    const held = await client.query(
+      `SELECT 1 FROM ${row.table} WHERE id = $1 AND lease_token = $2 AND status = $3 FOR UPDATE`,
+      [row.id, row.leaseToken, row.status],
+    );
+    if (held.rowCount !== 1) return rollback(lost());
+    return work(client);
+  });
+}

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { rollback, transaction } from '../db/transaction.js';
+import { transaction, whileFenced } from '../db/transaction.js';
 import { MAX_MESSAGE_CHARS, splitReply } from './send.js';
 
 /** Where a message that came through a webhook is answered: its platform, and the place on it. */
@@ -101,31 +101,37 @@ export async function settleDelivery(
     | { delivered: true; platformMessageId: string | null }
     | { delivered: false; retryInMs: number | null; error: { code: string; detail: string } },
 ): Promise<boolean> {
-  return transaction(pool, async (client) => {
-    const held = await client.query(
-      `SELECT 1 FROM outbox WHERE id = $1 AND lease_token = $2 AND status = 'sending' FOR UPDATE`,
-      [delivery.id, delivery.leaseToken],
-    );
-    if (held.rowCount !== 1) return rollback(false);
-    if (outcome.delivered) {
-      await client.query(
-        `UPDATE outbox SET status = 'delivered', delivered_at = now(), platform_message_id = $2,
+  const row = {
+    table: 'outbox',
+    id: delivery.id,
+    status: 'sending',
+    leaseToken: delivery.leaseToken,
+  } as const;
+  return whileFenced(
+    pool,
+    row,
+    async (client) => {
+      if (outcome.delivered) {
+        await client.query(
+          `UPDATE outbox SET status = 'delivered', delivered_at = now(), platform_message_id = $2,
                 lease_expires_at = NULL, last_error = NULL
           WHERE id = $1`,
-        [delivery.id, outcome.platformMessageId],
-      );
-    } else {
-      await client.query(
-        `UPDATE outbox SET status = CASE WHEN $2::float8 IS NULL THEN 'failed' ELSE 'pending' END,
+          [delivery.id, outcome.platformMessageId],
+        );
+      } else {
+        await client.query(
+          `UPDATE outbox SET status = CASE WHEN $2::float8 IS NULL THEN 'failed' ELSE 'pending' END,
                 next_attempt_at = now() + make_interval(secs => coalesce($2::float8, 0) / 1000),
                 lease_expires_at = NULL, last_error = $3
           WHERE id = $1`,
-        [delivery.id, outcome.retryInMs, JSON.stringify(outcome.error)],
-      );
-    }
-    await settleMessage(client, delivery.messageId);
-    return true;
-  });
+          [delivery.id, outcome.retryInMs, JSON.stringify(outcome.error)],
+        );
+      }
+      await settleMessage(client, delivery.messageId);
+      return true;
+    },
+    () => false,
+  );
 }
 
 /** The message's `delivery`: failed as soon as a part failed for good, delivered once all are. */

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { rollback, transaction } from '../db/transaction.js';
+import { rollback, transaction, whileFenced } from '../db/transaction.js';
 
 /** A run a worker holds: `leaseToken` fences every write it makes. */
 export interface ClaimedRun {
@@ -112,14 +112,14 @@ export async function whileHeld<T>(
   run: ClaimedRun,
   work: (client: PoolClient) => Promise<T>,
 ): Promise<T> {
-  return transaction(pool, async (client) => {
-    const held = await client.query(
-      `SELECT 1 FROM runs WHERE id = $1 AND lease_token = $2 AND status = 'running' FOR UPDATE`,
-      [run.id, run.leaseToken],
-    );
-    if (held.rowCount !== 1) throw new RunLeaseLostError(run.id);
-    return work(client);
-  });
+  return whileFenced(
+    pool,
+    { table: 'runs', id: run.id, status: 'running', leaseToken: run.leaseToken },
+    work,
+    () => {
+      throw new RunLeaseLostError(run.id);
+    },
+  );
 }
 
 /** A feed's state after one of its syncs ended, in the caller's transaction. */

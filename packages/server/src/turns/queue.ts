@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { rollback, transaction } from '../db/transaction.js';
+import { rollback, transaction, whileFenced } from '../db/transaction.js';
 import { queueReply, type ReplyTarget } from '../outbox/queue.js';
 import type { TurnState } from './approvals.js';
 import { appendEvent, WORK_CHANNEL } from './events.js';
@@ -119,15 +119,14 @@ export async function whileLeased<T>(
   turn: ClaimedTurn,
   work: (client: PoolClient) => Promise<T>,
 ): Promise<T> {
-  return transaction(pool, async (client) => {
-    const held = await client.query(
-      `SELECT 1 FROM messages WHERE id = $1 AND lease_token = $2 AND status = 'running' FOR UPDATE`,
-      [turn.id, turn.leaseToken],
-    );
-    if (held.rowCount !== 1) throw new LeaseLostError(turn.id);
-    const result = await work(client);
-    return result;
-  });
+  return whileFenced(
+    pool,
+    { table: 'messages', id: turn.id, status: 'running', leaseToken: turn.leaseToken },
+    work,
+    () => {
+      throw new LeaseLostError(turn.id);
+    },
+  );
 }
 
 /** The reply is stored, with its history items and the `reply.completed` event, in one transaction. */
