@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { computePlan, type Only, summary } from '../plan/diff.js';
 import { planJson, renderPlan } from '../plan/render.js';
 import { readServerState } from '../plan/state.js';
-import type { DesiredState, PlanRow } from '../plan/types.js';
+import type { DesiredState, Plan, PlanRow } from '../plan/types.js';
 import { loadProject, type Project, ProjectError } from '../project/index.js';
 import { createClient } from '../session/client.js';
 import { checkLink, type Io } from '../session/commands.js';
@@ -66,9 +66,14 @@ export function desiredState(project: Project): DesiredState {
 
 const label = (row: PlanRow) => `${row.kind.replace('_', ' ')} ${row.id}`;
 
-/** For each platform created or updated: its webhook URL and the step that connects it. */
-function webhookLines(done: RowResult[]): string[] {
-  return done
+/**
+ * For each platform created or updated: its webhook URL and the step that connects it, in the
+ * plan's order (requests run concurrently, so `done` is in the order they happened to finish).
+ */
+function webhookLines(plan: Plan, done: RowResult[]): string[] {
+  const order = new Map(plan.rows.map((row, index) => [row, index]));
+  return [...done]
+    .sort((a, b) => (order.get(a.row) ?? 0) - (order.get(b.row) ?? 0))
     .filter(({ row, result }) => row.kind === 'platform' && (result === 'created' || result === 'updated'))
     .flatMap(({ answer }) => {
       const platform = (answer as { platform?: PlatformAnswer } | undefined)?.platform;
@@ -140,7 +145,7 @@ export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<numb
       say(`  ${result === 'unchanged' ? 'unchanged on server' : result} ${label(row)}`),
     onFailure: (row, error) => io.err(`  failed ${label(row)}: ${describeFailure(error)}`),
   });
-  const webhooks = webhookLines(outcome.done);
+  const webhooks = webhookLines(plan, outcome.done);
   if (outcome.failed.length === 0) {
     say(
       `Applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'} to org ${session.org}.`,
