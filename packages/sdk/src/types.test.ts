@@ -215,6 +215,8 @@ describe('types are the spec, exactly', () => {
       sessionState?: Obj | null;
       emitEvents?: (events: EventEnvelope[]) => Promise<void>;
       updateCheckpoint?: (checkpoint: Obj | null) => Promise<void>;
+      // svc's one addition, optional: how a cancel through the API reaches the connector.
+      signal?: AbortSignal;
     }>();
     expectTypeOf<SyncCredentials>().toEqualTypeOf<{
       provider: string;
@@ -234,6 +236,7 @@ describe('types are the spec, exactly', () => {
       input: Obj;
       credentials: SyncCredentials | null;
       config: Obj;
+      signal?: AbortSignal;
     }>();
     expectTypeOf<ActionResult>().toEqualTypeOf<{ success: boolean; output?: Obj; error?: string }>();
   });

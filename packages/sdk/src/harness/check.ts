@@ -29,25 +29,29 @@ export function checkEnvelopes(events: unknown, firstIndex: number): EventEnvelo
   if (!Array.isArray(events)) {
     throw new EnvelopeError([{ index: firstIndex, field: '(batch)', message: 'events must be an array' }]);
   }
-  const problems: EnvelopeProblem[] = [];
-  events.forEach((event, i) => {
-    const parsed = eventEnvelopeSchema.safeParse(event, { reportInput: true });
-    if (parsed.success) {
-      // occurred_at may be a Date (it is sent as its ISO text); anything else must be JSON already.
-      const wire = wireProblem(normalizeEnvelope(event as EventEnvelope));
-      if (wire) problems.push({ index: firstIndex + i, field: wire.path, message: wire.message });
-      return;
-    }
-    for (const issue of parsed.error.issues) {
-      const fields =
-        issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.map(String).join('.') || '(envelope)'];
-      for (const field of fields) {
-        problems.push({ index: firstIndex + i, field, message: envelopeMessage(issue, event) });
-      }
-    }
-  });
+  const problems = events.flatMap((event, i) =>
+    envelopeProblems(event).map((p) => ({ index: firstIndex + i, ...p })),
+  );
   if (problems.length > 0) throw new EnvelopeError(problems);
   return (events as EventEnvelope[]).map(normalizeEnvelope);
+}
+
+/**
+ * What the server would refuse in one envelope, field by field; empty when it is sound. The server's
+ * worker checks each envelope with it, so that one bad item is rejected rather than its batch.
+ */
+export function envelopeProblems(event: unknown): { field: string; message: string }[] {
+  const parsed = eventEnvelopeSchema.safeParse(event, { reportInput: true });
+  if (parsed.success) {
+    // occurred_at may be a Date (it is sent as its ISO text); anything else must be JSON already.
+    const wire = wireProblem(normalizeEnvelope(event as EventEnvelope));
+    return wire ? [{ field: wire.path, message: wire.message }] : [];
+  }
+  return parsed.error.issues.flatMap((issue) => {
+    const fields =
+      issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.map(String).join('.') || '(envelope)'];
+    return fields.map((field) => ({ field, message: envelopeMessage(issue, event) }));
+  });
 }
 
 function envelopeMessage(issue: z.core.$ZodIssue, event: unknown): string {

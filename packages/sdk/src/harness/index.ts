@@ -1,4 +1,4 @@
-export { EnvelopeError, type EnvelopeProblem } from './check.js';
+export { EnvelopeError, type EnvelopeProblem, envelopeProblems } from './check.js';
 export { HarnessError, SyncFailedError } from './inputs.js';
 export { type ActionRun, type RunActionOptions, runAction } from './run-action.js';
 export { type RunSyncOptions, runSync, type SyncRun } from './run-sync.js';

@@ -19,6 +19,11 @@ export interface SyncContext {
   emitEvents?: (events: EventEnvelope[]) => Promise<void>;
   /** Long-running syncs only: commits a checkpoint with the events emitted before it. */
   updateCheckpoint?: (checkpoint: Checkpoint | null) => Promise<void>;
+  /**
+   * Not in the spec; svc's: aborted when the run is cancelled or must stop. Pass it to `fetch`;
+   * a sync that ignores it is killed a few seconds later.
+   */
+  signal?: AbortSignal;
 }
 
 export interface SyncCredentials {
@@ -46,6 +51,8 @@ export interface ActionContext {
   input: Record<string, unknown>;
   credentials: SyncCredentials | null;
   config: Record<string, unknown>;
+  /** Not in the spec; svc's: aborted when the run is cancelled or must stop. */
+  signal?: AbortSignal;
 }
 
 export interface ActionResult {
