@@ -1,0 +1,145 @@
+import {
+  CUSTOM_IDENTITY_PREFIX,
+  type CustomIdentityNamespace,
+  type IdentityNamespace,
+  normalizeIdentity,
+} from '@svc/connector-sdk';
+import { pageQuerySchema } from '@svc/core';
+import { z } from 'zod';
+import { orgOf } from '../auth/authenticate.js';
+import { iso, orgParams, problemResponses } from '../http/common.js';
+import { notFound, ProblemError } from '../http/problem.js';
+import type { App, AppOptions } from '../http/types.js';
+import { type EntityRow, entityById, listEntities } from './queries.js';
+
+const tags = ['entities'];
+
+const entitySchema = z.object({
+  id: z.int(),
+  entityType: z.string(),
+  title: z.string().nullable(),
+  traits: z.record(z.string(), z.unknown()).describe("set by the entity links' traits"),
+  identities: z
+    .array(z.object({ namespace: z.string(), value: z.string() }))
+    .describe('what finds the entity: one entity per (type, namespace, value), values normalised'),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+const toEntity = (row: EntityRow) => ({
+  id: Number(row.id),
+  entityType: row.entity_type,
+  title: row.title,
+  traits: row.traits,
+  identities: row.identities,
+  createdAt: iso(row.created_at),
+  updatedAt: iso(row.updated_at),
+});
+
+const badQuery = (path: string, detail: string, message: string) =>
+  new ProblemError(400, 'validation_failed', detail, [{ path, message }]);
+
+/**
+ * `namespace:value`, normalised as the links normalise it. A custom namespace has a colon of its
+ * own (`custom:shop_customer_id:C-1001`); a value may have more.
+ */
+function identityOf(raw: string): { namespace: string; value: string } {
+  const from = raw.startsWith(CUSTOM_IDENTITY_PREFIX) ? CUSTOM_IDENTITY_PREFIX.length : 0;
+  const colon = raw.indexOf(':', from);
+  const path = '/querystring/identity';
+  if (colon <= 0)
+    throw badQuery(path, 'identity is written namespace:value', 'for example email:jane@example.com');
+  const namespace = raw.slice(0, colon);
+  let value: string | null;
+  try {
+    value = normalizeIdentity(namespace as IdentityNamespace | CustomIdentityNamespace, raw.slice(colon + 1));
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw badQuery(path, `"${namespace}" is not an identity namespace`, error.message);
+  }
+  if (value === null) {
+    throw badQuery(
+      path,
+      `"${raw.slice(colon + 1)}" is not a value of namespace "${namespace}"`,
+      'no entity can hold it',
+    );
+  }
+  return { namespace, value };
+}
+
+const encodeCursor = (id: string) => Buffer.from(JSON.stringify(['entity', id])).toString('base64url');
+
+function cursorOf(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  try {
+    const [kind, id] = JSON.parse(Buffer.from(raw, 'base64url').toString()) as [unknown, unknown];
+    if (kind === 'entity' && typeof id === 'string' && /^\d{1,18}$/.test(id)) return id;
+  } catch {}
+  throw badQuery(
+    '/querystring/cursor',
+    'the cursor is not one this API gave out',
+    "use the previous page's nextCursor",
+  );
+}
+
+/** The entities that events link to, as their links made them. */
+export function entityRoutes(options: AppOptions) {
+  return async (app: App) => {
+    app.get(
+      '/api/:org/entities',
+      {
+        config: { auth: { scope: 'read', org: true } },
+        schema: {
+          tags,
+          operationId: 'listEntities',
+          summary: "The org's entities, oldest first, a page at a time",
+          description:
+            '`identity` (`namespace:value`, for example `email:Jane@Example.com`) is normalised as entity ' +
+            'links normalise it, then matched exactly: at most one entity per type holds it.',
+          params: orgParams,
+          querystring: pageQuerySchema.extend({
+            type: z.string().min(1).max(200).optional().describe('an entity type slug'),
+            identity: z.string().min(3).max(1000).optional().describe('namespace:value'),
+          }),
+          response: {
+            200: z.object({ entities: z.array(entitySchema), nextCursor: z.string().nullable() }),
+            ...problemResponses,
+          },
+        },
+      },
+      async (request) => {
+        const { type, identity, cursor, limit } = request.query;
+        const rows = await listEntities(options.pool, orgOf(request).id, {
+          type: type ?? null,
+          identity: identity === undefined ? null : identityOf(identity),
+          after: cursorOf(cursor),
+          limit,
+        });
+        const last = rows.at(-1);
+        return {
+          entities: rows.map(toEntity),
+          nextCursor: rows.length === limit && last ? encodeCursor(last.id) : null,
+        };
+      },
+    );
+
+    app.get(
+      '/api/:org/entities/:entityId',
+      {
+        config: { auth: { scope: 'read', org: true } },
+        schema: {
+          tags,
+          operationId: 'getEntity',
+          summary: 'One entity, with its identities and traits',
+          params: orgParams.extend({ entityId: z.string().max(20) }),
+          response: { 200: z.object({ entity: entitySchema }), ...problemResponses },
+        },
+      },
+      async (request) => {
+        const row = await entityById(options.pool, orgOf(request).id, request.params.entityId);
+        if (!row) throw notFound(`entity ${request.params.entityId}`);
+        return { entity: toEntity(row) };
+      },
+    );
+  };
+}
