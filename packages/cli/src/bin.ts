@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { type ApplyFlags, applyCommand } from './apply/command.js';
 import { action, applyIo, secretsIo, terminalIo } from './io.js';
+import { registerRuntimeCommands } from './runtime/register.js';
 import { secretsList, secretsSet, secretsUnset, VALUE_SOURCES } from './secrets/command.js';
 import { DEFAULT_URL, link, login, logout, whoami } from './session/commands.js';
 
@@ -28,7 +29,9 @@ program
 
 program
   .command('worker')
-  .description("run agent turns only, on the servers' database (DATABASE_URL, SVC_ENCRYPTION_KEY)")
+  .description(
+    "run agent turns and connector runs, on the servers' database (DATABASE_URL, SVC_ENCRYPTION_KEY)",
+  )
   .option('--concurrency <n>', 'agent turns this process runs at once', parseTurnConcurrency, 4)
   .addOption(
     new Option('--metrics-port <port>', 'serve GET /metrics and /healthz on this port (default: none)')
@@ -53,6 +56,10 @@ program
     '--log-level <level>',
     'fatal, error, warn, info, debug or trace',
     process.env.SVC_LOG_LEVEL || 'warn',
+  )
+  .addHelpText(
+    'after',
+    '\nConnector runs (syncs and actions) on a server are "svc runs": list, show, logs.\n',
   )
   .action(async (options) => (await import('./run.js')).runCommand(options));
 
@@ -153,11 +160,15 @@ secrets
 
 const connector = program
   .command('connector')
-  .description('run a connector on this machine, without a server, through the SDK harness');
+  .description(
+    'connectors: install and list them on the server; sync and action run one on this machine, without a server',
+  );
 
 connector
   .command('sync')
-  .description('sync one feed: events to stdout as JSON lines, the summary and logs to stderr')
+  .description(
+    'sync one feed on this machine: events to stdout as JSON lines, the summary and logs to stderr',
+  )
   .argument('<file>', 'module exporting the connector (.ts or .js)')
   .requiredOption('--feed <key>', 'feed to sync')
   .option('--config <json>', "the feed's config, a JSON object")
@@ -173,7 +184,7 @@ connector
 
 connector
   .command('action')
-  .description('run one action: the ActionResult to stdout, the summary and logs to stderr')
+  .description('run one action on this machine: the ActionResult to stdout, the summary and logs to stderr')
   .argument('<file>', 'module exporting the connector (.ts or .js)')
   .requiredOption('--action <key>', 'action to run')
   .option('--input <json>', "the action's input, a JSON object")
@@ -187,6 +198,8 @@ connector
       process.exitCode = await connectorAction(file, options, connectorIo());
     }),
   );
+
+registerRuntimeCommands(program, connector);
 
 /** Where a connector's credentials come from: the environment only, never a flag's value. */
 function tokenEnvOption() {

@@ -11,7 +11,10 @@ import { buildApp } from './http/app.js';
 import type { App } from './http/types.js';
 import { parseRateLimit } from './messaging/rate-limit.js';
 import { DEFAULT_UPLOAD_LIMITS } from './messaging/uploads.js';
+import { positiveInteger } from './ops/settings.js';
 import { ensureOrg } from './orgs/routes.js';
+import { createRunMetrics } from './runs/metrics.js';
+import { runWorkerSettings, startRunWorkers } from './runs/worker.js';
 import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
 import { createSecretResolver } from './secrets/resolve.js';
@@ -65,11 +68,7 @@ function checkAdminPassword(value: string, where: string, fix: string): void {
   }
 }
 
-export function positiveInteger(name: string, raw: string | undefined): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^[1-9]\d*$/.test(raw)) throw new Error(`${name} must be a whole number above 0, not "${raw}"`);
-  return Number(raw);
-}
+export { positiveInteger };
 
 export async function startServer(settings: ServerSettings): Promise<RunningServer> {
   const { env } = settings;
@@ -186,6 +185,17 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       });
       // Closed before the HTTP app: running turns finish or are handed back while the pool is open.
       cleanups.push(() => workers.close());
+      const runSettings = runWorkerSettings(env);
+      if (runSettings.concurrency !== 0) {
+        const runs = await startRunWorkers({
+          pool,
+          encryptionKey,
+          log: logger,
+          metrics: createRunMetrics(registry),
+          ...runSettings,
+        });
+        cleanups.push(() => runs.close());
+      }
     }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;

@@ -8,10 +8,12 @@ import type { Registry } from 'prom-client';
 import { migrate } from './db/migrate.js';
 import { deploymentEgressFromEnv } from './egress/deployment.js';
 import { processRegistry } from './ops/metrics.js';
+import { positiveInteger } from './ops/settings.js';
+import { createRunMetrics } from './runs/metrics.js';
+import { runWorkerSettings, startRunWorkers } from './runs/worker.js';
 import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
 import { createSecretResolver } from './secrets/resolve.js';
-import { positiveInteger } from './server.js';
 import { parseApprovalTtl } from './turns/approvals.js';
 import { createTurnMetrics } from './turns/metrics.js';
 import { DEFAULT_TURN_CONCURRENCY, startTurnWorkers } from './turns/worker.js';
@@ -114,16 +116,27 @@ export async function startWorker(settings: WorkerSettings): Promise<RunningWork
       egress: deploymentEgressFromEnv(env),
       metrics: createTurnMetrics(registry),
     });
+    const runSettings = runWorkerSettings(env);
+    const runs =
+      runSettings.concurrency === 0
+        ? null
+        : await startRunWorkers({
+            pool,
+            encryptionKey,
+            log: logger,
+            metrics: createRunMetrics(registry),
+            ...runSettings,
+          });
     const address = metricsServer?.address() as AddressInfo | undefined;
     const metricsUrl = address ? `http://${address.address}:${address.port}/metrics` : undefined;
     (settings.announce ?? ((line) => process.stderr.write(`${line}\n`)))(
-      `svc worker running ${concurrency} turns at a time on DATABASE_URL` +
+      `svc worker running ${concurrency} turns and ${runs ? (runSettings.concurrency ?? 4) : 0} connector runs at a time on DATABASE_URL` +
         (metricsUrl ? `; metrics on ${metricsUrl}` : ''),
     );
     return {
       ...(metricsUrl ? { metricsUrl } : {}),
       async close() {
-        await workers.close();
+        await Promise.all([workers.close(), runs?.close()]);
         metricsServer?.closeAllConnections();
         await new Promise((resolve) => metricsServer?.close(resolve) ?? resolve(undefined));
         await pool.end();

@@ -26,3 +26,18 @@ export function spawnSvc(
   });
   return Object.assign(child, { output: () => output });
 }
+
+/** `svc worker` running connector runs only in earnest (one turn slot), on `databaseUrl` with `key`. */
+export function spawnRunWorker(options: {
+  databaseUrl: string;
+  key: Buffer;
+  leaseMs: number;
+}): ChildProcess & { output(): string } {
+  return spawnSvc(['worker', '--concurrency', '1'], {
+    DATABASE_URL: options.databaseUrl,
+    SVC_ENCRYPTION_KEY: options.key.toString('hex'),
+    SVC_RUN_LEASE_MS: String(options.leaseMs),
+    SVC_RUN_CONCURRENCY: '4',
+    SVC_LOG_LEVEL: 'warn',
+  });
+}

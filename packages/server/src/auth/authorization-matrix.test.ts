@@ -139,7 +139,19 @@ const PROBLEM = { unauthorized: 401, forbidden: 403, not_found: 404 } as const;
 // ---- requests ---------------------------------------------------------------------------------
 
 /** Resources the path params point at; they exist in ORG so allowed requests reach real work. */
-const fixtures = { tokenId: '', messageId: '', conversationId: '', fileId: '', connectionId: '', feedId: '' };
+const fixtures = {
+  tokenId: '',
+  messageId: '',
+  conversationId: '',
+  fileId: '',
+  connectionId: '',
+  feedId: '',
+  entityId: '',
+  // rss has no actions: the action route gets a code-host connection (its add_label needs no approval).
+  actionConnectionId: '',
+  runId: '',
+  eventId: '',
+};
 
 function paramValue(name: string): string {
   switch (name) {
@@ -168,6 +180,14 @@ function paramValue(name: string): string {
       return fixtures.connectionId;
     case 'feedId':
       return fixtures.feedId;
+    case 'entityId':
+      return fixtures.entityId;
+    case 'actionKey':
+      return 'add_label';
+    case 'runId':
+      return fixtures.runId; // a finished sync; the routes that change a run get a fresh one
+    case 'eventId':
+      return fixtures.eventId;
     default:
       // Authentication runs before params are validated, so any value tests the guard.
       return 'x';
@@ -187,6 +207,16 @@ const freshTargets: Record<string, () => Promise<string>> = {
     return agentId;
   },
   tokenId: async () => (await createToken(server, ORG, ['read'])).id,
+  // An action run waiting for approval, as the action route leaves one: cancelled, approved or rejected once.
+  runId: async () => {
+    const { rows } = await server.pool.query<{ id: string }>(
+      `INSERT INTO runs (org_id, run_type, connection_id, action_key, action_input, approval_status, connector_key)
+       SELECT org_id, 'action', id, 'add_label', '{}', 'pending', connector_key FROM connections WHERE id = $1
+       RETURNING id`,
+      [fixtures.actionConnectionId],
+    );
+    return rows[0]?.id as string;
+  },
   // A pending approval of the fixture message, as a paused turn would leave it.
   approvalId: async () => {
     const { rows } = await server.pool.query<{ id: string }>(
@@ -218,13 +248,21 @@ const freshTargets: Record<string, () => Promise<string>> = {
 
 async function pathOf(route: RegisteredRoute, fresh: boolean): Promise<string> {
   const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
-  // A DELETE consumes what it names, and an approval is decided once: each gets a fresh target.
-  const target =
-    (route.method === 'DELETE' || route.url.includes('/approvals/')) && fresh ? names.at(-1) : undefined;
+  // A DELETE consumes what it names, and an approval or a run is decided (or cancelled) once:
+  // each gets a fresh target.
+  const once =
+    route.method === 'DELETE' ||
+    route.url.includes('/approvals/') ||
+    (route.method === 'POST' && /\/runs\/:runId\/\w+$/.test(route.url));
+  const target = once && fresh ? names.at(-1) : undefined;
   let path = route.url;
   for (const name of names) {
     const fresher = name === target ? freshTargets[name] : undefined;
-    path = path.replace(`:${name}`, fresher ? await fresher() : paramValue(name));
+    const value =
+      name === 'connectionId' && route.url.includes('/actions/')
+        ? fixtures.actionConnectionId
+        : paramValue(name);
+    path = path.replace(`:${name}`, fresher ? await fresher() : value);
   }
   return path;
 }
@@ -245,6 +283,10 @@ const BODIES: Record<string, () => unknown> = {
   'POST /api/:org/connectors': () => ({ package: 'rss' }),
   'POST /api/:org/connections': () => ({ connectorKey: 'rss' }),
   'PATCH /api/:org/feeds/:feedId': () => ({ syncIntervalMs: 120_000 }),
+  // Queued only: this server runs no connector workers.
+  'POST /api/:org/connections/:connectionId/actions/:actionKey': () => ({
+    input: { number: 1, labels: ['matrix'] },
+  }),
   'POST /api/v1/agents/:agentId/approvals/:approvalId': () => ({ decision: 'approve' }),
   'POST /api/v1/agents/:agentId/messages': () => ({ platform: 'api', content: 'hello' }),
 };
@@ -309,6 +351,34 @@ beforeAll(async () => {
   expect(connected.status).toBe(201);
   fixtures.connectionId = String(connected.body.connection.id);
   fixtures.feedId = String(connected.body.feeds[0].id);
+  // A finished sync of the feed and an event it collected, as a worker would have left them.
+  const run = await server.pool.query<{ id: string }>(
+    `INSERT INTO runs (org_id, run_type, feed_id, connection_id, connector_key, status, completed_at)
+     SELECT org_id, 'sync', id, connection_id, 'rss', 'completed', now() FROM feeds WHERE id = $1 RETURNING id`,
+    [fixtures.feedId],
+  );
+  fixtures.runId = run.rows[0]?.id as string;
+  const event = await server.pool.query<{ id: string }>(
+    `INSERT INTO events (org_id, connection_id, feed_id, run_id, origin_id, payload_text, occurred_at)
+     SELECT org_id, connection_id, id, $2, 'matrix-1', 'matrix', now() FROM feeds WHERE id = $1 RETURNING id`,
+    [fixtures.feedId, fixtures.runId],
+  );
+  fixtures.eventId = event.rows[0]?.id as string;
+  const entity = await server.pool.query<{ id: string }>(
+    `INSERT INTO entities (org_id, entity_type) SELECT id, 'person' FROM orgs WHERE slug = $1 RETURNING id`,
+    [ORG],
+  );
+  fixtures.entityId = entity.rows[0]?.id as string;
+  expect(
+    (await server.call('POST', `/api/${ORG}/connectors`, { body: { package: 'code-host' } })).status,
+  ).toBe(201);
+  // Its auth is oauth, which POST /connections does not take yet: the row is made directly.
+  const codeHost = await server.pool.query<{ id: string }>(
+    `INSERT INTO connections (org_id, connector_key, config) SELECT id, 'code-host', '{}' FROM orgs WHERE slug = $1
+     RETURNING id`,
+    [ORG],
+  );
+  fixtures.actionConnectionId = String(codeHost.rows[0]?.id);
   const message = await server.call('POST', `/api/v1/agents/${AGENT}/messages`, {
     body: { platform: 'api', content: 'fixture' },
   });

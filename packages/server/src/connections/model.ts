@@ -37,10 +37,15 @@ export function schemaDetails(
   });
 }
 
+/** What an `oauth` connection takes until svc runs the authorization flow itself: a token got elsewhere. */
+export const OAUTH_TOKEN_FIELDS = ['accessToken', 'refreshToken', 'expiresAt', 'scope'];
+
 /**
  * What the connector's auth asks of a new connection: `none` takes nothing; `env_keys` takes each
- * field's value in `credentials` (all of them, unless the method is optional). Other methods
- * (oauth, browser, interactive) are not connected through this route yet: said so, by name.
+ * field's value in `credentials` (all of them, unless the method is optional); `oauth` takes a token
+ * obtained outside svc (`accessToken`, and optionally `refreshToken`, `expiresAt`, `scope`), handed
+ * to the connector as `ctx.credentials`. Browser and interactive methods are not connected through
+ * this route yet: said so, by name.
  */
 export function credentialProblems(
   definition: ConnectorDefinition,
@@ -48,9 +53,21 @@ export function credentialProblems(
 ): Details {
   const methods = definition.authSchema?.methods ?? [{ type: 'none' as const }];
   const envKeys = methods.find((m) => m.type === 'env_keys');
+  const oauth = methods.some((m) => m.type === 'oauth');
   const none = methods.some((m) => m.type === 'none');
   const problems: Details = [];
   const given = credentials ?? {};
+  if (oauth && given.accessToken !== undefined) {
+    for (const key of Object.keys(given)) {
+      if (!OAUTH_TOKEN_FIELDS.includes(key)) {
+        problems.push({
+          path: `/body/credentials/${key}`,
+          message: `is not a field of an OAuth token (${OAUTH_TOKEN_FIELDS.join(', ')})`,
+        });
+      }
+    }
+    return problems;
+  }
   const fields = envKeys?.type === 'env_keys' ? envKeys.fields.map((f) => f.key) : [];
   for (const key of Object.keys(given)) {
     if (!fields.includes(key)) {
@@ -58,7 +75,9 @@ export function credentialProblems(
         path: `/body/credentials/${key}`,
         message: fields.length
           ? `is not a field of the connector's env_keys (${fields.join(', ')})`
-          : 'the connector takes no env_keys values',
+          : oauth
+            ? 'the connector connects with OAuth: give the token as credentials.accessToken'
+            : 'the connector takes no env_keys values',
       });
     }
   }
@@ -71,10 +90,16 @@ export function credentialProblems(
           problems.push({ path: `/body/credentials/${key}`, message: 'is required' });
       }
     }
+  } else if (oauth && !none) {
+    problems.push({
+      path: '/body/credentials/accessToken',
+      message:
+        'is required: the connector connects with OAuth, and svc takes a token obtained outside it (accessToken, and optionally refreshToken, expiresAt, scope)',
+    });
   } else if (!none) {
     problems.push({
       path: '/body/connectorKey',
-      message: `connects with ${methods.map((m) => m.type).join(' or ')}, which svc does not take through this route yet (none and env_keys only)`,
+      message: `connects with ${methods.map((m) => m.type).join(' or ')}, which svc does not take through this route yet (none, env_keys and an oauth token only)`,
     });
   }
   return problems;

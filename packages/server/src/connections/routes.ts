@@ -5,11 +5,13 @@ import { transaction } from '../db/transaction.js';
 import { iso, isoOrNull, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
+import { seal } from '../secrets/cipher.js';
 import { credentialProblems, renderDisplayName, schemaDetails } from './model.js';
 import {
   type ConnectionRow,
   connectionById,
   createConnection,
+  credentialsContext,
   type FeedRow,
   feedById,
   feedsOf,
@@ -113,7 +115,9 @@ export function connectionRoutes(options: AppOptions) {
           summary: 'Connect an installed connector; its feeds are created with it',
           description:
             "`credentials` holds the values of the connector's env_keys fields: encrypted at rest, merged into " +
-            "the connector's config under their keys when it runs, never returned. A feed whose config " +
+            "the connector's config under their keys when it runs, never returned. For an `oauth` connector it " +
+            'holds a token obtained outside svc (`accessToken`, optionally `refreshToken`, `expiresAt`, `scope`), ' +
+            'handed to the connector as `ctx.credentials`; a sync that rotates it (`auth_update`) replaces it. A feed whose config ' +
             'schema needs values is created paused, saying which; PATCH its config to start it.',
           params: orgParams,
           body: z.strictObject({
@@ -201,14 +205,16 @@ export function connectionRoutes(options: AppOptions) {
         schema: {
           tags,
           operationId: 'updateConnection',
-          summary: 'Pause or resume a connection, or rename it',
+          summary: 'Pause or resume a connection, rename it, or give it new credentials',
           description:
             '`paused`: none of its feeds syncs and none of its actions runs until it is `active` again. ' +
-            'A connection in `error` or `revoked` is made `active` only by new credentials (not through this route yet).',
+            '`credentials` replaces all of its credentials (checked as on create); a connection in `error` or ' +
+            '`revoked` is made `active` again only by new credentials.',
           params: orgParams.extend({ connectionId: z.string().max(20) }),
           body: z.strictObject({
             displayName: z.string().min(1).max(200).optional(),
             status: z.enum(['active', 'paused']).optional(),
+            credentials: z.record(z.string().min(1).max(200), z.string().min(1).max(65_536)).optional(),
           }),
           response: {
             200: z.object({ result: z.enum(['updated', 'unchanged']), connection: connectionSchema }),
@@ -225,6 +231,29 @@ export function connectionRoutes(options: AppOptions) {
           await client.query('SELECT 1 FROM connections WHERE id = $1 FOR UPDATE', [connectionId]);
           const current = await connectionById(client, org.id, connectionId);
           if (!current) throw notFound(`connection ${connectionId}`);
+          const renewed = request.body.credentials;
+          if (renewed) {
+            const install = await getInstall(options.pool, org.id, current.connector_key);
+            const problems = install ? credentialProblems(install.definition, renewed) : [];
+            if (problems.length > 0)
+              throw invalid('the credentials are not what the connector takes', problems);
+            await client.query(
+              `UPDATE connections SET credentials = $2, credential_keys = $3, error_message = NULL,
+                      status = CASE WHEN status IN ('error', 'revoked') THEN 'active' ELSE status END, updated_at = now()
+                WHERE id = $1`,
+              [
+                connectionId,
+                seal(
+                  options.encryptionKey,
+                  JSON.stringify(renewed),
+                  credentialsContext(org.id, connectionId),
+                ),
+                Object.keys(renewed).sort(),
+              ],
+            );
+            current.status =
+              current.status === 'error' || current.status === 'revoked' ? 'active' : current.status;
+          }
           const status = request.body.status ?? current.status;
           if (status !== current.status && (current.status === 'error' || current.status === 'revoked')) {
             throw new ProblemError(
@@ -240,7 +269,7 @@ export function connectionRoutes(options: AppOptions) {
           );
           const after = (await connectionById(client, org.id, connectionId)) as ConnectionRow;
           return {
-            result: rowCount === 1 ? ('updated' as const) : ('unchanged' as const),
+            result: rowCount === 1 || renewed ? ('updated' as const) : ('unchanged' as const),
             connection: toConnection(after),
           };
         });

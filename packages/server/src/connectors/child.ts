@@ -1,19 +1,42 @@
 /**
  * The child process that connector code runs in (sandbox.ts starts it): it imports the connector
- * and answers one task over IPC. Nothing of the server is loaded here, and its environment holds
- * no secret of the server's.
+ * and runs one task (read its definition, a sync, an action) over IPC. Nothing of the server is
+ * loaded here, and its environment holds no secret of the server's.
+ *
+ * Envelopes are checked here, one by one, before they cross: the server gets sound envelopes and
+ * the reasons for the others, and its own process spends no time on them.
  */
 
 import { pathToFileURL } from 'node:url';
-import { findConnector } from '@svc/connector-sdk';
+import {
+  type Checkpoint,
+  type Connector,
+  createConnectorLogger,
+  type EventEnvelope,
+  envelopeProblems,
+  findConnector,
+  normalizeEnvelope,
+  schemaProblems,
+  withRunLogger,
+} from '@svc/connector-sdk';
+import type {
+  ChildMessage,
+  ConnectorModule,
+  ExecuteTask,
+  ParentMessage,
+  RejectedItem,
+  SyncTask,
+} from './protocol.js';
 
-interface Task {
-  task: 'definition';
-  /** A bundled package (its module name), or a file of the connector's source. */
-  module: { package: string } | { file: string; name: string };
-}
+const send = (message: ChildMessage) =>
+  new Promise<void>((resolve, reject) =>
+    process.send?.(message, (error: Error | null) => (error ? reject(error) : resolve())),
+  );
 
-async function load(module: Task['module']) {
+// The server is gone (killed, or it dropped this run): nothing this process does can land.
+process.on('disconnect', () => process.exit(1));
+
+async function load(module: ConnectorModule): Promise<Connector> {
   const where = 'package' in module ? module.package : module.name;
   const exports = (await import(
     'package' in module ? module.package : pathToFileURL(module.file).href
@@ -27,12 +50,139 @@ async function load(module: Task['module']) {
   return connector;
 }
 
-process.once('message', async (message: Task) => {
+// The run under way: a child serves the runs of one connection, one after another.
+let stop = new AbortController();
+const waiting = new Map<number, { resolve(): void; reject(error: Error): void }>();
+let seq = 0;
+
+/** Sends a batch or a checkpoint and waits until the server has committed it. */
+function committed(message: { type: 'events' | 'checkpoint' } & Record<string, unknown>): Promise<void> {
+  const id = ++seq;
+  return new Promise<void>((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    send({ ...message, seq: id } as ChildMessage).catch(reject);
+  });
+}
+
+/** Sound envelopes (occurred_at as ISO text), and the others with why, as the server counts them. */
+function sortEnvelopes(
+  events: unknown,
+  kinds: SyncTask['eventKinds'],
+): { events: EventEnvelope[]; rejected: RejectedItem[] } {
+  if (!Array.isArray(events)) throw new Error('emitted events must be an array of event envelopes');
+  const sound: EventEnvelope[] = [];
+  const rejected: RejectedItem[] = [];
+  for (const event of events) {
+    const originId =
+      typeof (event as EventEnvelope)?.origin_id === 'string' ? (event as EventEnvelope).origin_id : null;
+    const problems = envelopeProblems(event).map((p) => `${p.field}: ${p.message}`);
+    if (problems.length === 0 && kinds) {
+      const envelope = event as EventEnvelope;
+      const kind = envelope.origin_type ?? envelope.semantic_type;
+      const declared = kind === undefined ? undefined : kinds[kind];
+      if (!declared) {
+        problems.push(
+          `kind "${kind ?? '(none)'}" (origin_type, else semantic_type) is not one of the feed's eventKinds: ${Object.keys(kinds).join(', ')}`,
+        );
+      } else if (declared.metadataSchema) {
+        problems.push(
+          ...schemaProblems(declared.metadataSchema, envelope.metadata ?? {}).map((p) => `metadata.${p}`),
+        );
+      }
+    }
+    if (problems.length > 0) rejected.push({ origin_id: originId, reason: problems.join('; ') });
+    else sound.push(normalizeEnvelope(event as EventEnvelope));
+  }
+  return { events: sound, rejected };
+}
+
+function runLogger(connectorKey: string, secrets: string[]) {
+  return createConnectorLogger({
+    connectorKey,
+    secrets,
+    // The server keeps the lines; this process keeps none beyond a few.
+    maxEntries: 10,
+    sink: (entry) => void send({ type: 'log', entry }).catch(() => {}),
+  });
+}
+
+async function sync(task: SyncTask): Promise<ChildMessage> {
+  const connector = await load(task.module);
+  let checkpointed = false;
+  const result = await withRunLogger(runLogger(connector.definition.key, task.secrets), () =>
+    connector.sync({
+      ...task.ctx,
+      signal: stop.signal,
+      emitEvents: async (events) => {
+        const sorted = sortEnvelopes(events, task.eventKinds);
+        await committed({ type: 'events', ...sorted });
+      },
+      updateCheckpoint: async (checkpoint: Checkpoint | null) => {
+        await committed({ type: 'checkpoint', checkpoint });
+        checkpointed = true;
+      },
+    }),
+  );
+  if (typeof result !== 'object' || result === null) throw new Error('sync() must return a SyncResult');
+  const sorted = sortEnvelopes(result.events ?? [], task.eventKinds);
+  const keep = checkpointed && (result.checkpoint === null || result.checkpoint === undefined);
+  return {
+    type: 'synced',
+    ...sorted,
+    ...(keep ? {} : { checkpoint: result.checkpoint ?? null }),
+    auth_update: result.auth_update ?? null,
+  };
+}
+
+async function execute(task: ExecuteTask): Promise<ChildMessage> {
+  const connector = await load(task.module);
+  const result = await withRunLogger(runLogger(connector.definition.key, task.secrets), () =>
+    connector.execute({ ...task.ctx, signal: stop.signal }),
+  );
+  if (typeof result !== 'object' || result === null || typeof result.success !== 'boolean') {
+    throw new Error('execute() must return an ActionResult ({ success: boolean, output?, error? })');
+  }
+  return { type: 'executed', result: JSON.parse(JSON.stringify(result)) };
+}
+
+/** Whether an error is (or was caused by) a 401 from the connector's service: its credentials refused. */
+function refusedCredentials(error: unknown): boolean {
+  for (let at = error, depth = 0; at && depth < 5; at = (at as { cause?: unknown }).cause, depth++) {
+    if (
+      (at as { name?: string; status?: number }).name === 'HttpError' &&
+      (at as { status?: number }).status === 401
+    )
+      return true;
+  }
+  return false;
+}
+
+process.on('message', async (message: ParentMessage) => {
+  if ('type' in message) {
+    if (message.type === 'cancel') stop.abort(new Error('the run was cancelled'));
+    else {
+      const pending = waiting.get(message.seq);
+      waiting.delete(message.seq);
+      if (message.type === 'ack') pending?.resolve();
+      else pending?.reject(new Error(message.error));
+    }
+    return;
+  }
+  stop = new AbortController();
   try {
-    const connector = await load(message.module);
-    // Through JSON, as the server will keep it: a definition that does not survive it is refused.
-    process.send?.({ ok: true, definition: JSON.parse(JSON.stringify(connector.definition ?? null)) });
+    if (message.task === 'definition') {
+      const connector = await load(message.module);
+      // Through JSON, as the server will keep it: a definition that does not survive it is refused.
+      process.send?.({ ok: true, definition: JSON.parse(JSON.stringify(connector.definition ?? null)) });
+      return;
+    }
+    await send(message.task === 'sync' ? await sync(message) : await execute(message));
   } catch (error) {
-    process.send?.({ ok: false, error: error instanceof Error ? error.message : String(error) });
+    const text = error instanceof Error ? error.message : String(error);
+    if (message.task === 'definition') process.send?.({ ok: false, error: text });
+    else
+      await send({ type: 'failed', error: text, credentialsRefused: refusedCredentials(error) }).catch(
+        () => {},
+      );
   }
 });

@@ -1,5 +1,6 @@
 import { type Serializable, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,12 +56,56 @@ export async function materializeSource(source: string): Promise<{ file: string;
 }
 
 /**
- * Runs one task in a child process of its own, with a time limit and a memory limit, and an
- * environment that holds nothing of the server's (no database URL, no keys): connector code is an
- * org's, not ours. Answers the child's one reply, or throws `ConnectorCodeError` saying what
- * stopped it (a throw at import, the time limit, the memory limit, an exit without an answer).
+ * The same, kept for the runs of an installed source: one folder per content (its hash), written
+ * once and renamed into place, so that replicas and concurrent runs share it and a child that
+ * outlives a run still finds the files it imported.
  */
-export function runInSandbox<T>(task: Serializable, limits: SandboxLimits): Promise<T> {
+export async function installedSourceFile(source: string): Promise<string> {
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 24);
+  const dir = join(tmpdir(), `svc-connector-${hash}`);
+  const file = join(dir, 'connector.ts');
+  if (await stat(file).catch(() => null)) return file;
+  const { file: written } = await materializeSource(source);
+  await rename(dirname(written), dir).catch(async (error) => {
+    // Another run put it there first: the same content, so theirs serves.
+    await rm(dirname(written), { recursive: true, force: true });
+    if (!(await stat(file).catch(() => null))) throw error;
+  });
+  return file;
+}
+
+/** A child process running connector code, spoken to over IPC. */
+export interface Sandbox {
+  send(message: Serializable): void;
+  /** Listens to the child's messages until the returned function is called. */
+  onMessage(listener: (message: unknown) => void): () => void;
+  /**
+   * Settles once the child is gone, with what ended it: a time or memory limit, a crash, or `stop`
+   * (then null). Never rejects.
+   */
+  readonly ended: Promise<ConnectorCodeError | null>;
+  /** Kills the child now (SIGKILL): connector code gets no say in whether it stops. */
+  stop(): void;
+  /** Starts the time limit (a warm child's starts when it is given its task). */
+  arm(timeoutMs: number): void;
+  /** Lifts it, between two runs of a child that serves several. */
+  disarm(): void;
+  /** Whether the child is still there to be given a task. */
+  readonly alive: boolean;
+}
+
+/**
+ * Starts a child process for connector code, with a time limit and a memory limit, and an
+ * environment that holds nothing of the server's (no database URL, no keys): connector code is an
+ * org's, not ours. The child exits when this process dies (its IPC channel closes).
+ */
+export function openSandbox(limits: SandboxLimits): Sandbox {
+  const sandbox = startChild(limits.memoryMb);
+  sandbox.arm(limits.timeoutMs);
+  return sandbox;
+}
+
+function startChild(memoryMb: number): Sandbox {
   const child = spawn(
     process.execPath,
     [
@@ -68,7 +113,7 @@ export function runInSandbox<T>(task: Serializable, limits: SandboxLimits): Prom
       // Resolved here, not from the child's working directory, which may be anywhere.
       '--import',
       import.meta.resolve('tsx'),
-      `--max-old-space-size=${limits.memoryMb}`,
+      `--max-old-space-size=${memoryMb}`,
       CHILD,
     ],
     {
@@ -81,45 +126,164 @@ export function runInSandbox<T>(task: Serializable, limits: SandboxLimits): Prom
     // The tail is enough to tell a heap limit from a crash.
     stderr = (stderr + chunk).slice(-4000);
   });
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const finish = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
+  let stopped = false;
+  let timedOut = false;
+  let limitMs = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const ended = new Promise<ConnectorCodeError | null>((resolve) => {
+    const done = (why: ConnectorCodeError | null) => {
       clearTimeout(timer);
-      fn();
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      resolve(why);
     };
-    const timer = setTimeout(
-      () =>
-        finish(() =>
-          reject(
-            new ConnectorCodeError(
-              `the connector's code ran longer than ${limits.timeoutMs / 1000} s and was stopped`,
-            ),
-          ),
-        ),
-      limits.timeoutMs,
-    );
-    child.once('message', (reply: { ok: boolean; error?: string } & T) =>
-      finish(() => (reply.ok ? resolve(reply) : reject(new ConnectorCodeError(reply.error ?? 'failed')))),
-    );
-    child.once('error', (error) => finish(() => reject(error)));
-    child.once('exit', (code, signal) =>
-      finish(() =>
-        reject(
+    child.once('error', (error) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      done(new ConnectorCodeError(`the connector's process could not start: ${error.message}`));
+    });
+    child.once('exit', (code, signal) => {
+      if (timedOut) {
+        done(
+          new ConnectorCodeError(`the connector's code ran longer than ${limitMs / 1000} s and was stopped`),
+        );
+      } else if (stopped) {
+        done(null);
+      } else if (/heap limit|out of memory/i.test(stderr)) {
+        done(new ConnectorCodeError(`the connector's code used more than ${memoryMb} MB and was stopped`));
+      } else {
+        done(
           new ConnectorCodeError(
-            /heap limit|out of memory/i.test(stderr)
-              ? `the connector's code used more than ${limits.memoryMb} MB and was stopped`
-              : `the connector's code exited (${signal ?? `code ${code}`}) without an answer${
-                  stderr.trim() ? `: ${errorLine(stderr)}` : ''
-                }`,
+            `the connector's code exited (${signal ?? `code ${code}`}) without an answer${
+              stderr.trim() ? `: ${errorLine(stderr)}` : ''
+            }`,
           ),
-        ),
-      ),
-    );
-    child.send(task);
+        );
+      }
+    });
   });
+  let exited = false;
+  void ended.then(() => {
+    exited = true;
+  });
+  return {
+    get alive() {
+      return !exited && child.connected;
+    },
+    arm(timeoutMs) {
+      limitMs = timeoutMs;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      }, timeoutMs);
+    },
+    disarm() {
+      clearTimeout(timer);
+    },
+    send(message) {
+      if (child.connected) child.send(message);
+    },
+    onMessage(listener) {
+      child.on('message', listener);
+      // A child serves several runs in turn: each run's listener must go with its run.
+      return () => {
+        child.off('message', listener);
+      };
+    },
+    ended,
+    stop() {
+      stopped = true;
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/**
+ * Children for runs. One is started ahead, so that a first run waits only for its connector's own
+ * module, not for Node, the TypeScript loader and the SDK. A child that ended a run cleanly is kept
+ * a while for the next run of the same connection (its key): runs of one connection share their
+ * credentials anyway, and a module-level cache of the connector's is what its author would expect.
+ * Runs of other connections never share a child.
+ */
+export function createSandboxPool(
+  limits: SandboxLimits,
+  options: { idleMs?: number; maxIdle?: number } = {},
+) {
+  const idleMs = options.idleMs ?? 30_000;
+  const maxIdle = options.maxIdle ?? 8;
+  let spare: Sandbox | null = null;
+  const idle = new Map<string, { sandbox: Sandbox; timer: NodeJS.Timeout }>();
+  let closed = false;
+  const refill = () => {
+    if (!closed && !spare?.alive) spare = startChild(limits.memoryMb);
+  };
+  const evict = (key: string) => {
+    const entry = idle.get(key);
+    if (!entry) return;
+    idle.delete(key);
+    clearTimeout(entry.timer);
+    entry.sandbox.stop();
+  };
+  return {
+    /** A child for one run of `key`, its time limit running from now. */
+    take(key: string): Sandbox {
+      let sandbox: Sandbox | null = null;
+      const kept = idle.get(key);
+      if (kept) {
+        idle.delete(key);
+        clearTimeout(kept.timer);
+        if (kept.sandbox.alive) sandbox = kept.sandbox;
+        else kept.sandbox.stop();
+      }
+      if (!sandbox && spare?.alive) {
+        sandbox = spare;
+        spare = null;
+      }
+      sandbox ??= startChild(limits.memoryMb);
+      sandbox.arm(limits.timeoutMs);
+      refill();
+      return sandbox;
+    },
+    /** A child whose run ended cleanly, kept for the next run of `key`. */
+    release(key: string, sandbox: Sandbox): void {
+      sandbox.disarm();
+      if (closed || !sandbox.alive) {
+        sandbox.stop();
+        return;
+      }
+      evict(key);
+      if (idle.size >= maxIdle) evict(idle.keys().next().value as string);
+      const timer = setTimeout(() => evict(key), idleMs);
+      timer.unref();
+      idle.set(key, { sandbox, timer });
+    },
+    /** Starts the spare child. */
+    warm: refill,
+    close() {
+      closed = true;
+      spare?.stop();
+      for (const key of [...idle.keys()]) evict(key);
+    },
+  };
+}
+
+export type SandboxPool = ReturnType<typeof createSandboxPool>;
+
+/**
+ * Runs one task in a sandbox and answers the child's one reply, or throws `ConnectorCodeError`
+ * saying what stopped it (a throw at import, the time limit, the memory limit, an exit without an
+ * answer).
+ */
+export async function runInSandbox<T>(task: Serializable, limits: SandboxLimits): Promise<T> {
+  const sandbox = openSandbox(limits);
+  const reply = new Promise<{ ok: boolean; error?: string } & T>((resolve) =>
+    sandbox.onMessage((message) => resolve(message as { ok: boolean; error?: string } & T)),
+  );
+  sandbox.send(task);
+  const outcome = await Promise.race([reply, sandbox.ended]);
+  sandbox.stop();
+  if (outcome === null) throw new ConnectorCodeError('the connector process was stopped');
+  if (outcome instanceof ConnectorCodeError) throw outcome;
+  if (!outcome.ok) throw new ConnectorCodeError(outcome.error ?? 'failed');
+  return outcome;
 }
 
 /** The line of a dead child's stderr that says what went wrong (not Node's version footer). */

@@ -7,6 +7,8 @@ import { tokenRoutes } from '../auth/routes.js';
 import { createTokenLookup } from '../auth/token-lookup.js';
 import { connectionRoutes } from '../connections/routes.js';
 import { connectorRoutes } from '../connectors/routes.js';
+import { entityRoutes } from '../entities/routes.js';
+import { eventRoutes } from '../events/routes.js';
 import { memoryRoutes } from '../memory/routes.js';
 import { approvalRoutes } from '../messaging/approvals.js';
 import { conversationRoutes } from '../messaging/conversations.js';
@@ -15,6 +17,8 @@ import { registerMetrics } from '../ops/metrics.js';
 import { operationsRoutes } from '../ops/routes.js';
 import { orgRoutes } from '../orgs/routes.js';
 import { platformRoutes } from '../platforms/routes.js';
+import { actionRoutes } from '../runs/action-routes.js';
+import { runRoutes } from '../runs/routes.js';
 import { secretRoutes } from '../secrets/routes.js';
 import { createAnnouncer } from '../turns/events.js';
 import { createConversationHub } from '../turns/hub.js';
@@ -153,6 +157,10 @@ export async function buildApp(
       await typed.register(webhookRoutes(options, announcer));
       await typed.register(connectorRoutes(options));
       await typed.register(connectionRoutes(options));
+      await typed.register(runRoutes(options));
+      await typed.register(eventRoutes(options));
+      await typed.register(actionRoutes(options));
+      await typed.register(entityRoutes(options));
       await registerDocs(typed, options);
     },
     { prefix: options.basePath },

@@ -12,6 +12,11 @@ export interface ClaimedRun {
   leaseToken: number;
 }
 
+/** NOTIFY channel: a run may be claimable (requested, approved, handed back). A hint; workers also poll. */
+export const RUNS_CHANNEL = 'svc_runs';
+/** NOTIFY channel, payload the run's id: a run was cancelled; its worker stops it. */
+export const RUN_CANCEL_CHANNEL = 'svc_run_cancel';
+
 /** Failures in a row after which a feed stops syncing (status `error`) until a user resumes it. */
 export const MAX_CONSECUTIVE_FAILURES = 5;
 const FIRST_RETRY_MS = 60_000;
@@ -149,24 +154,142 @@ async function settleFeed(client: PoolClient, feedId: string, outcome: 'complete
   );
 }
 
-/** The run ends (completed or failed), with its feed's schedule, in one fenced transaction. */
-export async function finishRun(
-  pool: Pool,
-  run: ClaimedRun,
-  outcome: { status: 'completed' } | { status: 'failed'; errorMessage: string },
-): Promise<void> {
+/** How a run ended: an action's output is kept either way (a failed ActionResult says why). */
+export type RunOutcome =
+  | { status: 'completed'; actionOutput?: Record<string, unknown> | null }
+  | { status: 'failed' | 'timeout'; errorMessage: string; actionOutput?: Record<string, unknown> | null };
+
+/** The run ends, with its feed's schedule, in the caller's transaction that holds the run. */
+export async function endRun(client: PoolClient, run: ClaimedRun, outcome: RunOutcome): Promise<void> {
+  const error = outcome.status === 'completed' ? null : outcome.errorMessage;
+  await client.query(
+    `UPDATE runs SET status = $2, error_message = $3, action_output = coalesce($4::jsonb, action_output),
+            completed_at = now(), lease_expires_at = NULL
+      WHERE id = $1`,
+    [run.id, outcome.status, error, outcome.actionOutput ? JSON.stringify(outcome.actionOutput) : null],
+  );
+  if (run.feedId) await settleFeed(client, run.feedId, error === null ? 'completed' : { error });
+}
+
+/** The run ends (completed, failed, timed out), with its feed's schedule, in one fenced transaction. */
+export async function finishRun(pool: Pool, run: ClaimedRun, outcome: RunOutcome): Promise<void> {
+  await whileHeld(pool, run, (client) => endRun(client, run, outcome));
+}
+
+/**
+ * A sync this worker will not finish (it is shutting down) goes back to the queue at once, for
+ * another worker to take from the last committed checkpoint. Actions are not handed back: one
+ * may have had its effect already, and running it twice is worse than reporting it timed out.
+ */
+export async function handBackRun(pool: Pool, run: ClaimedRun): Promise<void> {
   await whileHeld(pool, run, async (client) => {
     await client.query(
-      `UPDATE runs SET status = $2, error_message = $3, completed_at = now(), lease_expires_at = NULL WHERE id = $1`,
-      [run.id, outcome.status, outcome.status === 'failed' ? outcome.errorMessage : null],
+      `UPDATE runs SET status = 'pending', claimed_by = NULL, lease_expires_at = NULL WHERE id = $1`,
+      [run.id],
     );
-    if (run.feedId) {
-      await settleFeed(
-        client,
-        run.feedId,
-        outcome.status === 'completed' ? 'completed' : { error: outcome.errorMessage },
+    await client.query(`SELECT pg_notify('${RUNS_CHANNEL}', '')`);
+  });
+}
+
+/**
+ * A sync of the feed now, or the one already open (pending or running): a second click makes no
+ * second run. Null when the feed is not there.
+ */
+export async function requestSync(
+  pool: Pool,
+  orgId: string,
+  feedId: string,
+): Promise<{ id: string; created: boolean } | null> {
+  return transaction(pool, async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO runs (org_id, run_type, feed_id, connection_id, connector_key)
+       SELECT f.org_id, 'sync', f.id, f.connection_id, c.connector_key
+         FROM feeds f JOIN connections c ON c.id = f.connection_id WHERE f.org_id = $1 AND f.id = $2
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [orgId, feedId],
+    );
+    if (rows[0]) {
+      await client.query(`SELECT pg_notify('${RUNS_CHANNEL}', '')`);
+      return { id: rows[0].id, created: true };
+    }
+    const open = await client.query<{ id: string }>(
+      `SELECT id FROM runs WHERE org_id = $1 AND feed_id = $2 AND run_type = 'sync' AND status IN ('pending', 'running')`,
+      [orgId, feedId],
+    );
+    return open.rows[0] ? { id: open.rows[0].id, created: false } : null;
+  });
+}
+
+/**
+ * Stops a pending or running run: it is `cancelled` at once (what the API answers is true from
+ * now on), its worker is told (NOTIFY; its next write is refused anyway), and its feed syncs again
+ * at its usual interval: a cancel is not a failure. Answers the run's status before, or null when
+ * there is no such run.
+ */
+export async function cancelRun(
+  pool: Pool,
+  orgId: string,
+  runId: string,
+  by: string,
+): Promise<{ before: string } | null> {
+  return transaction(pool, async (client) => {
+    const { rows } = await client.query<{ status: string; feed_id: string | null }>(
+      'SELECT status, feed_id FROM runs WHERE org_id = $1 AND id = $2 FOR UPDATE',
+      [orgId, runId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    if (row.status !== 'pending' && row.status !== 'running') return { before: row.status };
+    await client.query(
+      `UPDATE runs SET status = 'cancelled', cancelled_by = $2, completed_at = now(), lease_expires_at = NULL,
+              error_message = 'cancelled by ' || $2
+        WHERE id = $1`,
+      [runId, by],
+    );
+    if (row.feed_id && row.status === 'running') {
+      await client.query(
+        `UPDATE feeds SET last_sync_status = 'cancelled', last_sync_at = now(),
+                next_sync_at = CASE WHEN status = 'active' THEN now() + make_interval(secs => sync_interval_ms / 1000.0) END,
+                updated_at = now()
+          WHERE id = $1`,
+        [row.feed_id],
       );
     }
+    await client.query(`SELECT pg_notify('${RUN_CANCEL_CHANNEL}', $1)`, [runId]);
+    return { before: row.status };
+  });
+}
+
+/**
+ * Approves or rejects an action run waiting for it. Rejected, it never runs (status `cancelled`).
+ * Answers the approval status before, or null when there is no such run.
+ */
+export async function decideRun(
+  pool: Pool,
+  orgId: string,
+  runId: string,
+  decision: 'approved' | 'rejected',
+  by: string,
+): Promise<{ before: string; status: string } | null> {
+  return transaction(pool, async (client) => {
+    const { rows } = await client.query<{ approval_status: string; status: string }>(
+      'SELECT approval_status, status FROM runs WHERE org_id = $1 AND id = $2 FOR UPDATE',
+      [orgId, runId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    if (row.approval_status !== 'pending' || row.status !== 'pending') {
+      return { before: row.approval_status, status: row.status };
+    }
+    await client.query(
+      decision === 'approved'
+        ? `UPDATE runs SET approval_status = 'approved' WHERE id = $1`
+        : `UPDATE runs SET approval_status = 'rejected', status = 'cancelled', completed_at = now(),
+                  error_message = 'rejected by ' || $2 WHERE id = $1`,
+      decision === 'approved' ? [runId] : [runId, by],
+    );
+    if (decision === 'approved') await client.query(`SELECT pg_notify('${RUNS_CHANNEL}', '')`);
+    return { before: 'pending', status: decision === 'approved' ? 'pending' : 'cancelled' };
   });
 }
 

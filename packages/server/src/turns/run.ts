@@ -6,6 +6,7 @@ import type { DeploymentEgress } from '../egress/deployment.js';
 import { languageModel } from '../llm/model.js';
 import { type Candidate, selectModels } from '../llm/select.js';
 import { SecretMissingError, type SecretResolver } from '../secrets/resolve.js';
+import { connectorActionTools } from '../tools/connector-actions.js';
 import { type AgentTool, connectMcpTools } from '../tools/mcp.js';
 import { type ApprovalRequest, type Decision, decisionsOf, pauseTurn } from './approvals.js';
 import { appendEvent } from './events.js';
@@ -131,7 +132,17 @@ export async function runTurn(deps: TurnDeps, turn: ClaimedTurn, signal: AbortSi
     log: deps.log,
   });
   try {
-    return await answer(deps, turn, agent, candidates, mcp.tools, signal, fail, seconds);
+    const actions = await connectorActionTools({
+      pool,
+      org,
+      agentId: turn.agentId,
+      messageId: turn.id,
+      config: agent.config,
+      taken: mcp.tools,
+    });
+    mcp.problems.push(...actions.problems);
+    const tools = [...mcp.tools, ...actions.tools];
+    return await answer(deps, turn, agent, candidates, tools, signal, fail, seconds);
   } finally {
     if (mcp.problems.length > 0)
       deps.log.warn({ messageId: turn.id, problems: mcp.problems }, 'tools left out of a turn');

@@ -1,0 +1,265 @@
+/**
+ * The connector-runtime commands on the server: `svc connector install|list` (next to the local
+ * `sync` and `action`), `svc connection`, `svc feed`, `svc runs` (`svc run` is the local gateway)
+ * and `svc action`.
+ */
+
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { action } from '../io.js';
+import { actionRun } from './actions.js';
+import type { RuntimeIo } from './api.js';
+import {
+  connectionCreate,
+  connectionCredentials,
+  connectionList,
+  connectionSetStatus,
+} from './connections.js';
+import { connectorInstall, connectorList } from './connectors.js';
+import { feedConfigure, feedList, feedSetStatus, feedSync, parseInterval } from './feeds.js';
+import { runsLogs } from './logs.js';
+import { CONFIG_SYNTAX } from './pairs.js';
+import { RUN_STATUSES, RUN_TYPES } from './run-record.js';
+import { runsDecide, runsList, runsShow } from './runs.js';
+
+export function runtimeIo(): RuntimeIo {
+  return {
+    env: process.env,
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    pollMs: 1000,
+  };
+}
+
+const EXIT = '\nExit codes: 0 done, 1 any error (the reason and what to do on stderr).\n';
+const FOLLOW_EXIT =
+  '\nExit codes: 0 done (with --follow: the run completed), 1 any error, 2 with --follow: the run ended\n' +
+  'failed, timed out, cancelled or rejected.\n';
+
+/** `--org`, `--url`, `--context`, as every command that talks to the server takes them. */
+function withSession(command: Command): Command {
+  return command
+    .option('--org <slug>', "org (default: the session's)")
+    .option('--url <url>', "server URL (default: the session's)")
+    .option('--context <name>', 'saved context to use');
+}
+
+const collect = (value: string, values: string[] = []) => [...values, value];
+const json = (what: string) => new Option('--json', `print ${what} as JSON`);
+
+function interval(value: string): number {
+  try {
+    return parseInterval(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+export function registerRuntimeCommands(program: Command, connector: Command): void {
+  withSession(
+    connector
+      .command('install')
+      .description('install a connector in the org on the server, or upgrade it (admin scope)')
+      .argument('<connector>', 'a bundled connector (rss, code-host), or the path of a module (./shop.ts)')
+      .addOption(json('{result, connector}')),
+  )
+    .addHelpText(
+      'after',
+      '\nA path (it has a / or ends in .ts or .js) is sent as source: one module, importing only\n' +
+        '@svc/connector-sdk. The server must allow that (SVC_CONNECTOR_SOURCE_INSTALLS=on).\n' +
+        EXIT,
+    )
+    .action(
+      action('connector install', (target: string, options) =>
+        connectorInstall(target, options, runtimeIo()),
+      ),
+    );
+
+  withSession(
+    connector
+      .command('list')
+      .description("the org's installed connectors")
+      .addOption(json('{org, connectors}')),
+  ).action(action('connector list', (options) => connectorList(options, runtimeIo())));
+
+  const connection = program
+    .command('connection')
+    .description("the org's connections: a connector, connected");
+
+  withSession(
+    connection
+      .command('create')
+      .description('connect an installed connector; its feeds are created with it')
+      .argument('<connectorKey>', 'the installed connector ("svc connector list")')
+      .option('--name <name>', "the connection's display name")
+      .option('--config <key=value>', `the connection's config, repeatable: ${CONFIG_SYNTAX}`, collect)
+      .option(
+        '--credential <FIELD=ENV_VAR>',
+        'an env_keys value, read from the environment variable ENV_VAR (repeatable)',
+        collect,
+      )
+      .addOption(json('{connection, feeds}')),
+  )
+    .addHelpText(
+      'after',
+      '\nA credential is never taken on the command line (it would show in ps and shell history) and\n' +
+        'never printed: export SHOP_TOKEN=... then --credential token=SHOP_TOKEN.\n' +
+        EXIT,
+    )
+    .action(
+      action('connection create', (key: string, options) => connectionCreate(key, options, runtimeIo())),
+    );
+
+  withSession(
+    connection.command('list').description("the org's connections").addOption(json('{org, connections}')),
+  ).action(action('connection list', (options) => connectionList(options, runtimeIo())));
+
+  for (const [verb, status, what] of [
+    ['pause', 'paused', 'stop its feeds syncing and its actions running'],
+    ['resume', 'active', 'let its feeds sync and its actions run again'],
+  ] as const) {
+    withSession(connection.command(verb).description(what).argument('<id>', 'connection id'))
+      .addHelpText('after', EXIT)
+      .action(
+        action(`connection ${verb}`, (id: string, options) =>
+          connectionSetStatus(id, status, options, runtimeIo()),
+        ),
+      );
+  }
+
+  withSession(
+    connection
+      .command('credentials')
+      .description("replace a connection's credentials (brings a connection in error back to active)")
+      .argument('<id>', 'connection id')
+      .option(
+        '--credential <FIELD=ENV_VAR>',
+        'a credential value, read from the environment variable ENV_VAR (repeatable)',
+        collect,
+      ),
+  )
+    .addHelpText('after', EXIT)
+    .action(
+      action('connection credentials', (id: string, options) =>
+        connectionCredentials(id, options, runtimeIo()),
+      ),
+    );
+
+  const feed = program.command('feed').description("a connection's feeds and their syncs");
+
+  withSession(
+    feed
+      .command('list')
+      .description("a connection's feeds: status, schedule, last sync, items")
+      .argument('<connectionId>', 'connection id ("svc connection list")')
+      .addOption(json('{org, connectionId, feeds}')),
+  ).action(action('feed list', (id: string, options) => feedList(id, options, runtimeIo())));
+
+  withSession(
+    feed
+      .command('sync')
+      .description(
+        'sync a feed now: prints the run id (one open sync per feed: asking twice gives the same run)',
+      )
+      .argument('<feedId>', 'feed id ("svc feed list <connectionId>")')
+      .option('--follow', "print the run's log until it ends, instead of its id"),
+  )
+    .addHelpText('after', FOLLOW_EXIT)
+    .action(
+      action('feed sync', async (id: string, options) => {
+        process.exitCode = await feedSync(id, options, runtimeIo());
+      }),
+    );
+
+  withSession(
+    feed
+      .command('configure')
+      .description("set a feed's config (replacing it whole) or how often it syncs")
+      .argument('<feedId>', 'feed id')
+      .option('--config <key=value>', `the feed's config, repeatable: ${CONFIG_SYNTAX}`, collect)
+      .option('--every <interval>', 'time between syncs: 15m, 1h, 2d (1m to 30d)', interval),
+  )
+    .addHelpText('after', `\nA feed paused for want of config starts once its config is valid.\n${EXIT}`)
+    .action(action('feed configure', (id: string, options) => feedConfigure(id, options, runtimeIo())));
+
+  for (const [verb, status, what] of [
+    ['pause', 'paused', 'stop syncing the feed'],
+    ['resume', 'active', 'sync the feed again (clears an error status after failures)'],
+  ] as const) {
+    withSession(feed.command(verb).description(what).argument('<feedId>', 'feed id'))
+      .addHelpText('after', EXIT)
+      .action(
+        action(`feed ${verb}`, (id: string, options) => feedSetStatus(id, status, options, runtimeIo())),
+      );
+  }
+
+  const runs = program
+    .command('runs')
+    .description('connector runs on the server: syncs and actions (svc run is the local gateway)');
+
+  withSession(
+    runs
+      .command('list')
+      .description("the org's runs, newest first")
+      .option('--feed <feedId>', "a feed's runs")
+      .option('--connection <connectionId>', "a connection's runs")
+      .addOption(new Option('--status <status>', 'runs in this status').choices(RUN_STATUSES))
+      .addOption(new Option('--type <type>', 'runs of this type').choices(RUN_TYPES))
+      .option('--limit <n>', 'runs per page (1 to 200)', pageSize, 20)
+      .option('--cursor <cursor>', 'the next page, as the previous one printed it')
+      .addOption(json('{org, runs, nextCursor}')),
+  ).action(action('runs list', (options) => runsList(options, runtimeIo())));
+
+  withSession(
+    runs.command('show').description('one run').argument('<id>', 'run id').addOption(json('{run}')),
+  ).action(action('runs show', (id: string, options) => runsShow(id, options, runtimeIo())));
+
+  withSession(
+    runs
+      .command('logs')
+      .description("a run's log lines: time level msg {fields}")
+      .argument('<id>', 'run id')
+      .option('-f, --follow', 'keep printing new lines until the run has ended'),
+  )
+    .addHelpText('after', FOLLOW_EXIT)
+    .action(
+      action('runs logs', async (id: string, options) => {
+        process.exitCode = await runsLogs(id, options, runtimeIo());
+      }),
+    );
+
+  for (const [verb, what] of [
+    ['cancel', 'stop a pending or running run'],
+    ['approve', 'approve an action run that waits for approval; a worker then runs it'],
+    ['reject', 'reject an action run that waits for approval; it never runs'],
+  ] as const) {
+    withSession(runs.command(verb).description(what).argument('<id>', 'run id'))
+      .addHelpText('after', EXIT)
+      .action(action(`runs ${verb}`, (id: string, options) => runsDecide(verb, id, options, runtimeIo())));
+  }
+
+  const actions = program.command('action').description("a connection's actions, run on the server");
+
+  withSession(
+    actions
+      .command('run')
+      .description('run one action: prints the run id; one that requires approval waits for it')
+      .argument('<connectionId>', 'connection id ("svc connection list")')
+      .argument('<actionKey>', 'the action, as its connector names it ("svc connector list")')
+      .option('--input <json>', "the action's input, a JSON object (default {})")
+      .option('--follow', "print the run's log until it ends, instead of its id"),
+  )
+    .addHelpText('after', FOLLOW_EXIT)
+    .action(
+      action('action run', async (id: string, key: string, options) => {
+        process.exitCode = await actionRun(id, key, options, runtimeIo());
+      }),
+    );
+}
+
+function pageSize(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 200)
+    throw new InvalidArgumentError('must be a whole number from 1 to 200');
+  return n;
+}

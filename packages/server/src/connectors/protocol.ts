@@ -1,0 +1,90 @@
+/**
+ * What the server and a connector's child process say to each other over IPC (sandbox.ts starts
+ * the child, child.ts is it). The payloads are the SDK's own types: nothing is dropped in between.
+ */
+
+import type {
+  ActionResult,
+  Checkpoint,
+  EventEnvelope,
+  JsonSchema,
+  LogEntry,
+  SyncCredentials,
+} from '@svc/connector-sdk';
+
+/** A bundled package (its module name), or a file of the connector's source. */
+export type ConnectorModule = { package: string } | { file: string; name: string };
+
+export interface DefinitionTask {
+  task: 'definition';
+  module: ConnectorModule;
+}
+
+export interface SyncTask {
+  task: 'sync';
+  module: ConnectorModule;
+  ctx: {
+    feedKey: string;
+    config: Record<string, unknown>;
+    checkpoint: Checkpoint | null;
+    credentials: SyncCredentials | null;
+    entityIds: number[];
+    sessionState: Record<string, unknown> | null;
+  };
+  /**
+   * The feed's event kinds as installed: an envelope's kind (`origin_type`, else `semantic_type`)
+   * must be one of them, and its metadata must fit the kind's `metadataSchema`. Null: the feed
+   * declares none, and any kind is taken.
+   */
+  eventKinds: Record<string, { metadataSchema?: JsonSchema }> | null;
+  /** Values kept out of every log line (the connection's credentials). */
+  secrets: string[];
+}
+
+export interface ExecuteTask {
+  task: 'execute';
+  module: ConnectorModule;
+  ctx: {
+    actionKey: string;
+    input: Record<string, unknown>;
+    credentials: SyncCredentials | null;
+    config: Record<string, unknown>;
+  };
+  secrets: string[];
+}
+
+export type Task = DefinitionTask | SyncTask | ExecuteTask;
+
+/** An envelope the child refused, and why, for the run's count and log. */
+export interface RejectedItem {
+  origin_id: string | null;
+  reason: string;
+}
+
+/** From the child. `seq` pairs a batch or a checkpoint with the server's acknowledgement. */
+export type ChildMessage =
+  | { type: 'events'; seq: number; events: EventEnvelope[]; rejected: RejectedItem[] }
+  | { type: 'checkpoint'; seq: number; checkpoint: Checkpoint | null }
+  | { type: 'log'; entry: LogEntry }
+  | {
+      type: 'synced';
+      events: EventEnvelope[];
+      rejected: RejectedItem[];
+      /** Absent when the sync returned none after committing some through `updateCheckpoint`. */
+      checkpoint?: Checkpoint | null;
+      auth_update: Record<string, unknown> | null;
+    }
+  | { type: 'executed'; result: ActionResult }
+  | {
+      type: 'failed';
+      error: string;
+      /** The connector's service answered 401 (an SDK HttpError, or one in its `cause` chain). */
+      credentialsRefused?: boolean;
+    };
+
+/** To the child: a batch or checkpoint is committed (or could not be), or the run must stop. */
+export type ParentMessage =
+  | Task
+  | { type: 'ack'; seq: number }
+  | { type: 'nack'; seq: number; error: string }
+  | { type: 'cancel' };

@@ -1,0 +1,347 @@
+import type { EventEnvelope, JsonSchema } from '@svc/connector-sdk';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Pool, PoolClient } from 'pg';
+import type { ChildMessage, ParentMessage, RejectedItem } from '../connectors/protocol.js';
+import type { ConnectorCodeError, Sandbox, SandboxPool } from '../connectors/sandbox.js';
+import { linkEvents } from '../entities/links.js';
+import { storeEvents } from '../events/store.js';
+import { createLogBuffer, type LogBuffer, serverLine } from './logs.js';
+import type { RunMetrics } from './metrics.js';
+import { type ClaimedRun, endRun, RunLeaseLostError, whileHeld } from './queue.js';
+import { connectorModule, linkRulesByKind, loadRunScope, persistAuthUpdate, type RunScope } from './scope.js';
+
+export interface RunnerDeps {
+  pool: Pool;
+  encryptionKey: Buffer;
+  /** Children for runs, started ahead, each with the run's time and memory limits. */
+  sandboxes: SandboxPool;
+  log: FastifyBaseLogger;
+  /** After a cancel, how long the connector has to stop on its own before it is killed. */
+  cancelGraceMs?: number;
+  metrics?: RunMetrics;
+}
+
+/** Why a run was told to stop: cancelled through the API, or no longer this worker's. */
+export type StopReason = 'cancelled' | 'lease_lost';
+
+/** How often pending log lines are written while a run emits nothing. */
+const LOG_FLUSH_MS = 1000;
+
+/**
+ * Runs one claimed run in a sandboxed child to its end. Every write (a batch of events, a
+ * checkpoint, log lines, the end) is one fenced transaction, acknowledged to the child only once
+ * committed: a crash at any line loses nothing the connector was told was kept, and a worker whose
+ * lease lapsed writes nothing at all.
+ */
+export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortSignal): Promise<void> {
+  const scope = await loadRunScope(deps.pool, run, deps.encryptionKey);
+  if (!scope) return; // deleted with its connection meanwhile
+  const logs = createLogBuffer(scope.secrets);
+  let module: Awaited<ReturnType<typeof connectorModule>>;
+  try {
+    module = await connectorModule(scope);
+  } catch (error) {
+    await finish(deps, run, logs, { status: 'failed', errorMessage: messageOf(error) });
+    return;
+  }
+  const sandbox = deps.sandboxes.take(scope.connectionId);
+  let clean = false;
+  try {
+    const task: ParentMessage =
+      run.runType === 'sync'
+        ? {
+            task: 'sync',
+            module,
+            ctx: {
+              feedKey: scope.feedKey ?? '',
+              config: scope.config,
+              checkpoint: scope.checkpoint,
+              credentials: scope.credentials,
+              entityIds: scope.entityIds,
+              sessionState: null,
+            },
+            eventKinds: eventKindsOf(scope),
+            secrets: scope.secrets,
+          }
+        : {
+            task: 'execute',
+            module,
+            ctx: {
+              actionKey: scope.actionKey ?? '',
+              input: scope.actionInput,
+              credentials: scope.credentials,
+              config: scope.config,
+            },
+            secrets: scope.secrets,
+          };
+    sandbox.send(task);
+    clean = await converse(deps, run, scope, logs, sandbox, stop);
+  } finally {
+    // A child that ended its run as the protocol says serves the connection's next run; any other
+    // (stopped, timed out, cancelled, crashed) is killed.
+    if (clean) deps.sandboxes.release(scope.connectionId, sandbox);
+    else sandbox.stop();
+  }
+}
+
+type Next =
+  | ChildMessage
+  | { type: 'ended'; why: ConnectorCodeError | null }
+  | { type: 'stop' }
+  | { type: 'tick' };
+
+/**
+ * The run's conversation with its child, one message at a time, in the order they were sent. True
+ * when it ended as the protocol says (a result or the connector's own failure, committed).
+ */
+async function converse(
+  deps: RunnerDeps,
+  run: ClaimedRun,
+  scope: RunScope,
+  logs: LogBuffer,
+  sandbox: Sandbox,
+  stop: AbortSignal,
+): Promise<boolean> {
+  const inbox: ChildMessage[] = [];
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    wake?.();
+    wake = null;
+  };
+  let ended: ConnectorCodeError | null | undefined;
+  const unsubscribe = sandbox.onMessage((message) => {
+    inbox.push(message as ChildMessage);
+    poke();
+  });
+  void sandbox.ended.then((why) => {
+    ended = why;
+    poke();
+  });
+  let stopSeen = false;
+  stop.addEventListener('abort', poke, { once: true });
+  let graceTimer: NodeJS.Timeout | undefined;
+  const rules = linkRulesByKind(scope);
+  let lastFlush = Date.now();
+
+  const next = async (): Promise<Next> => {
+    for (;;) {
+      if (inbox.length > 0) return inbox.shift() as ChildMessage;
+      // Messages the child sent before it exited are read before its exit.
+      if (ended !== undefined) return { type: 'ended', why: ended };
+      if (stop.aborted && !stopSeen) {
+        stopSeen = true;
+        return { type: 'stop' };
+      }
+      if (logs.size > 0 && Date.now() - lastFlush >= LOG_FLUSH_MS) return { type: 'tick' };
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, LOG_FLUSH_MS).unref();
+      });
+    }
+  };
+
+  const held = <T>(work: (client: PoolClient) => Promise<T>) => {
+    lastFlush = Date.now();
+    return whileHeld(deps.pool, run, async (client) => {
+      const result = await work(client);
+      await logs.flush(client, run.id);
+      return result;
+    });
+  };
+
+  try {
+    for (;;) {
+      const message = await next();
+      switch (message.type) {
+        case 'log':
+          logs.add(message.entry);
+          break;
+        case 'tick':
+          await held(async () => {});
+          break;
+        case 'events':
+          try {
+            await held((client) =>
+              storeBatch(client, run, scope, rules, logs, message.events, message.rejected),
+            );
+            deps.metrics?.items(message.events.length, message.rejected.length);
+            sandbox.send({ type: 'ack', seq: message.seq });
+          } catch (error) {
+            if (error instanceof RunLeaseLostError) throw error;
+            sandbox.send({
+              type: 'nack',
+              seq: message.seq,
+              error: `the server could not store the batch: ${messageOf(error)}`,
+            });
+          }
+          break;
+        case 'checkpoint':
+          await held((client) => saveCheckpoint(client, run, message.checkpoint));
+          sandbox.send({ type: 'ack', seq: message.seq });
+          break;
+        case 'synced':
+          await held(async (client) => {
+            await storeBatch(client, run, scope, rules, logs, message.events, message.rejected);
+            if (message.checkpoint !== undefined) await saveCheckpoint(client, run, message.checkpoint);
+            if (message.auth_update)
+              await persistAuthUpdate(client, deps.encryptionKey, scope, message.auth_update);
+            await endRun(client, run, { status: 'completed' });
+          });
+          deps.metrics?.items(message.events.length, message.rejected.length);
+          return !stop.aborted;
+        case 'executed': {
+          const { result } = message;
+          await held((client) =>
+            endRun(
+              client,
+              run,
+              result.success
+                ? { status: 'completed', actionOutput: result.output ?? null }
+                : {
+                    status: 'failed',
+                    errorMessage: result.error ?? 'the action reported a failure without saying why',
+                    actionOutput: result.output ?? null,
+                  },
+            ),
+          );
+          return !stop.aborted;
+        }
+        case 'failed':
+          await finish(
+            deps,
+            run,
+            logs,
+            { status: 'failed', errorMessage: message.error },
+            message.credentialsRefused ? scope : null,
+          );
+          return !stop.aborted;
+        case 'ended':
+          if (message.why === null) return false; // stopped here: a cancel's grace ran out
+          await finish(deps, run, logs, {
+            status: /ran longer than/.test(message.why.message) ? 'timeout' : 'failed',
+            errorMessage: message.why.message,
+          });
+          return false;
+        case 'stop':
+          if (stop.reason === 'cancelled') {
+            // The connector hears of it (ctx.signal) and may wind down; it is killed after the grace.
+            sandbox.send({ type: 'cancel' });
+            graceTimer = setTimeout(() => sandbox.stop(), deps.cancelGraceMs ?? 5000);
+          } else {
+            sandbox.stop();
+            return false;
+          }
+          break;
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof RunLeaseLostError)) throw error;
+    deps.log.info({ runId: run.id }, 'stopped a run this worker no longer holds (lapsed or cancelled)');
+    return false;
+  } finally {
+    clearTimeout(graceTimer);
+    unsubscribe();
+    stop.removeEventListener('abort', poke);
+  }
+}
+
+/** A batch in the caller's transaction: its events, their entity links, and the counts. */
+async function storeBatch(
+  client: PoolClient,
+  run: ClaimedRun,
+  scope: RunScope,
+  rules: ReturnType<typeof linkRulesByKind>,
+  logs: LogBuffer,
+  events: EventEnvelope[],
+  rejected: RejectedItem[],
+): Promise<void> {
+  for (const item of rejected) {
+    logs.add(serverLine('warn', `event rejected: ${item.reason}`, { origin_id: item.origin_id }));
+  }
+  const stored =
+    events.length > 0 && scope.feedId
+      ? await storeEvents(
+          client,
+          { orgId: scope.orgId, connectionId: scope.connectionId, feedId: scope.feedId, runId: run.id },
+          events,
+        )
+      : { ids: new Map<string, string>(), inserted: 0 };
+  if (rules.size > 0) {
+    const linked = events.flatMap((envelope) => {
+      const kindRules = rules.get(envelope.origin_type ?? envelope.semantic_type ?? '');
+      const eventId = stored.ids.get(envelope.origin_id);
+      return kindRules && eventId ? [{ eventId, envelope, rules: kindRules }] : [];
+    });
+    if (linked.length > 0) {
+      await linkEvents(client, { orgId: scope.orgId, overrides: scope.overrides, events: linked });
+    }
+  }
+  if (events.length === 0 && rejected.length === 0) return;
+  await client.query(
+    'UPDATE runs SET items_collected = items_collected + $2, items_rejected = items_rejected + $3 WHERE id = $1',
+    [run.id, events.length, rejected.length],
+  );
+  // The feed counts items it did not have before: a re-sync of the same ones adds nothing.
+  if (stored.inserted > 0 && scope.feedId) {
+    await client.query('UPDATE feeds SET items_collected = items_collected + $2 WHERE id = $1', [
+      scope.feedId,
+      stored.inserted,
+    ]);
+  }
+}
+
+async function saveCheckpoint(
+  client: PoolClient,
+  run: ClaimedRun,
+  checkpoint: Record<string, unknown> | null,
+) {
+  const value = checkpoint === null ? null : JSON.stringify(checkpoint);
+  await client.query('UPDATE runs SET checkpoint = $2 WHERE id = $1', [run.id, value]);
+  if (run.feedId) {
+    await client.query('UPDATE feeds SET checkpoint = $2, updated_at = now() WHERE id = $1', [
+      run.feedId,
+      value,
+    ]);
+  }
+}
+
+/**
+ * Ends the run with what failed, its pending log lines with it; nothing when the lease is gone.
+ * When the connector's service refused the credentials (`refused`), the connection goes to `error`
+ * with the reason: retrying with the same credentials would only fail again, until a user gives
+ * new ones.
+ */
+async function finish(
+  deps: RunnerDeps,
+  run: ClaimedRun,
+  logs: LogBuffer,
+  outcome: { status: 'failed' | 'timeout'; errorMessage: string },
+  refused: RunScope | null = null,
+): Promise<void> {
+  logs.add(serverLine('error', outcome.errorMessage));
+  await whileHeld(deps.pool, run, async (client) => {
+    await logs.flush(client, run.id);
+    await endRun(client, run, outcome);
+    if (refused) {
+      await client.query(
+        `UPDATE connections SET status = 'error', error_message = $2, updated_at = now() WHERE id = $1 AND status = 'active'`,
+        [refused.connectionId, `its credentials were refused: ${outcome.errorMessage}`],
+      );
+    }
+  }).catch((error) => {
+    if (!(error instanceof RunLeaseLostError)) throw error;
+  });
+}
+
+function eventKindsOf(scope: RunScope): Record<string, { metadataSchema?: JsonSchema }> | null {
+  const kinds = scope.definition.feeds?.[scope.feedKey ?? '']?.eventKinds;
+  if (!kinds || Object.keys(kinds).length === 0) return null;
+  return Object.fromEntries(
+    Object.entries(kinds).map(([name, kind]) => [
+      name,
+      kind.metadataSchema ? { metadataSchema: kind.metadataSchema } : {},
+    ]),
+  );
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

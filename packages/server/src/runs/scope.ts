@@ -1,0 +1,150 @@
+import type {
+  ConnectorDefinition,
+  EntityLinkOverrides,
+  EntityLinkRule,
+  SyncCredentials,
+} from '@svc/connector-sdk';
+import type { Pool, PoolClient } from 'pg';
+import { credentialsContext } from '../connections/queries.js';
+import type { ConnectorModule } from '../connectors/protocol.js';
+import { BUNDLED_CONNECTORS, installedSourceFile } from '../connectors/sandbox.js';
+import { seal, unseal } from '../secrets/cipher.js';
+import type { ClaimedRun } from './queue.js';
+
+/** Everything a run needs from the database, read once when it starts. */
+export interface RunScope {
+  orgId: string;
+  connectionId: string;
+  connectorKey: string;
+  definition: ConnectorDefinition;
+  overrides: EntityLinkOverrides;
+  feedId: string | null;
+  feedKey: string | null;
+  checkpoint: Record<string, unknown> | null;
+  entityIds: number[];
+  actionKey: string | null;
+  actionInput: Record<string, unknown>;
+  /** The connection's options, the feed's config, then the env_keys values, merged in that order. */
+  config: Record<string, unknown>;
+  /** For `oauth`: the token the connection holds. */
+  credentials: SyncCredentials | null;
+  /** The credential values, to keep out of the run's log. */
+  secrets: string[];
+  package: string | null;
+  source: string | null;
+}
+
+export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Promise<RunScope | null> {
+  const { rows } = await pool.query<{
+    org_id: string;
+    connection_id: string;
+    connector_key: string;
+    definition: ConnectorDefinition;
+    entity_link_overrides: EntityLinkOverrides;
+    package: string | null;
+    source: string | null;
+    connection_config: Record<string, unknown>;
+    credentials: Buffer | null;
+    feed_id: string | null;
+    feed_key: string | null;
+    feed_config: Record<string, unknown> | null;
+    checkpoint: Record<string, unknown> | null;
+    entity_ids: string[] | null;
+    action_key: string | null;
+    action_input: Record<string, unknown> | null;
+  }>(
+    `SELECT c.org_id, c.id AS connection_id, c.connector_key, d.definition, d.entity_link_overrides, d.package,
+            d.source, c.config AS connection_config, c.credentials, f.id AS feed_id, f.feed_key,
+            f.config AS feed_config, f.checkpoint, coalesce(f.entity_ids, c.entity_ids) AS entity_ids,
+            r.action_key, r.action_input
+       FROM runs r
+       JOIN connections c ON c.id = r.connection_id
+       JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
+       LEFT JOIN feeds f ON f.id = r.feed_id
+      WHERE r.id = $1`,
+    [run.id],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const stored = row.credentials
+    ? (JSON.parse(unseal(key, row.credentials, credentialsContext(row.org_id, row.connection_id))) as Record<
+        string,
+        unknown
+      >)
+    : {};
+  const oauth = row.definition.authSchema?.methods.find((m) => m.type === 'oauth');
+  const token = typeof stored.accessToken === 'string' && oauth?.type === 'oauth' ? stored : null;
+  return {
+    orgId: String(row.org_id),
+    connectionId: String(row.connection_id),
+    connectorKey: row.connector_key,
+    definition: row.definition,
+    overrides: row.entity_link_overrides ?? {},
+    feedId: row.feed_id,
+    feedKey: row.feed_key,
+    checkpoint: row.checkpoint,
+    entityIds: (row.entity_ids ?? []).map(Number),
+    actionKey: row.action_key,
+    actionInput: row.action_input ?? {},
+    config: { ...row.connection_config, ...(row.feed_config ?? {}), ...(token ? {} : stored) },
+    credentials:
+      token && oauth?.type === 'oauth'
+        ? {
+            provider: oauth.provider,
+            accessToken: String(token.accessToken),
+            refreshToken: typeof token.refreshToken === 'string' ? token.refreshToken : null,
+            expiresAt: typeof token.expiresAt === 'string' ? token.expiresAt : null,
+            scope: typeof token.scope === 'string' ? token.scope : null,
+          }
+        : null,
+    secrets: Object.values(stored).filter((v): v is string => typeof v === 'string' && v.length >= 4),
+    package: row.package,
+    source: row.source,
+  };
+}
+
+/** The module the child imports: a bundled package, or the installed source as a file. */
+export async function connectorModule(scope: RunScope): Promise<ConnectorModule> {
+  if (scope.package) {
+    const name = BUNDLED_CONNECTORS[scope.package];
+    if (!name) throw new Error(`the bundled connector "${scope.package}" is not part of this svc`);
+    return { package: name };
+  }
+  return {
+    file: await installedSourceFile(scope.source ?? ''),
+    name: `${scope.connectorKey} (installed source)`,
+  };
+}
+
+/** The entity link rules of each of the feed's event kinds that has some. */
+export function linkRulesByKind(scope: RunScope): Map<string, EntityLinkRule[]> {
+  const kinds = scope.definition.feeds?.[scope.feedKey ?? '']?.eventKinds ?? {};
+  return new Map(
+    Object.entries(kinds)
+      .filter(([, kind]) => (kind.entityLinks?.length ?? 0) > 0)
+      .map(([name, kind]) => [name, kind.entityLinks as EntityLinkRule[]]),
+  );
+}
+
+/**
+ * A sync's `auth_update` merged onto the connection's sealed credentials, in the caller's
+ * transaction: rotated tokens are what the next run gets.
+ */
+export async function persistAuthUpdate(
+  client: PoolClient,
+  key: Buffer,
+  scope: RunScope,
+  update: Record<string, unknown>,
+): Promise<void> {
+  const { rows } = await client.query<{ credentials: Buffer | null }>(
+    'SELECT credentials FROM connections WHERE id = $1 FOR UPDATE',
+    [scope.connectionId],
+  );
+  const context = credentialsContext(scope.orgId, scope.connectionId);
+  const current = rows[0]?.credentials ? JSON.parse(unseal(key, rows[0].credentials, context)) : {};
+  const merged = { ...current, ...update };
+  await client.query(
+    'UPDATE connections SET credentials = $2, credential_keys = $3, updated_at = now() WHERE id = $1',
+    [scope.connectionId, seal(key, JSON.stringify(merged), context), Object.keys(merged).sort()],
+  );
+}

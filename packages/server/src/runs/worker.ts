@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Pool } from 'pg';
+import { createSandboxPool, type SandboxLimits } from '../connectors/sandbox.js';
+import { listenToChannels } from '../db/notifications.js';
+import { startWorkLoop, type WorkLoop } from '../db/work-loop.js';
+import { positiveInteger } from '../ops/settings.js';
+import { executeRun, type StopReason } from './execute.js';
+import type { RunMetrics } from './metrics.js';
+import {
+  type ClaimedRun,
+  claimRun,
+  handBackRun,
+  heartbeat,
+  RUN_CANCEL_CHANNEL,
+  RUNS_CHANNEL,
+  reapLapsedRuns,
+  scheduleDueFeeds,
+} from './queue.js';
+
+export interface RunWorkerOptions {
+  pool: Pool;
+  /** Opens the connections' credentials. */
+  encryptionKey: Buffer;
+  log: FastifyBaseLogger;
+  /** Runs this process executes at once, each in a child process of its own. */
+  concurrency?: number;
+  /** How long a claim holds without a heartbeat (renewed every third of it). */
+  leaseMs?: number;
+  /** A run's time and memory limits. */
+  limits?: SandboxLimits;
+  pollMs?: number;
+  /** How often this process looks for due feeds and reaps lapsed runs. */
+  scheduleMs?: number;
+  /** After a cancel, how long a connector has to stop before it is killed. */
+  cancelGraceMs?: number;
+  metrics?: RunMetrics;
+}
+
+export const DEFAULT_RUN_LIMITS: SandboxLimits = { timeoutMs: 15 * 60_000, memoryMb: 512 };
+
+/** What an operator sets in the environment: SVC_RUN_CONCURRENCY (0: none), SVC_RUN_LEASE_MS, SVC_RUN_TIMEOUT_MS, SVC_RUN_MEMORY_MB. */
+export function runWorkerSettings(
+  env: Record<string, string | undefined>,
+): Pick<RunWorkerOptions, 'concurrency' | 'leaseMs' | 'limits'> {
+  const concurrency =
+    env.SVC_RUN_CONCURRENCY === '0' ? 0 : positiveInteger('SVC_RUN_CONCURRENCY', env.SVC_RUN_CONCURRENCY);
+  const leaseMs = positiveInteger('SVC_RUN_LEASE_MS', env.SVC_RUN_LEASE_MS);
+  return {
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(leaseMs !== undefined ? { leaseMs } : {}),
+    limits: {
+      timeoutMs:
+        positiveInteger('SVC_RUN_TIMEOUT_MS', env.SVC_RUN_TIMEOUT_MS) ?? DEFAULT_RUN_LIMITS.timeoutMs,
+      memoryMb: positiveInteger('SVC_RUN_MEMORY_MB', env.SVC_RUN_MEMORY_MB) ?? DEFAULT_RUN_LIMITS.memoryMb,
+    },
+  };
+}
+
+export interface RunWorkers {
+  readonly running: number;
+  /** Stops claiming; the runs under way are stopped and left to the reaper after `graceMs`. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Connector runs in one process: due feeds scheduled, runs claimed under leases, each executed in
+ * a sandboxed child, heartbeated, and reaped when a worker stops renewing. Any number of
+ * processes may run these on one database and any of them may die at any line.
+ */
+export async function startRunWorkers(options: RunWorkerOptions): Promise<RunWorkers> {
+  const leaseMs = options.leaseMs ?? 30_000;
+  const concurrency = options.concurrency ?? 4;
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const running = new Map<string, { run: ClaimedRun; stop: AbortController; done: Promise<void> }>();
+  const sandboxes = createSandboxPool(options.limits ?? DEFAULT_RUN_LIMITS);
+  const deps = {
+    pool: options.pool,
+    encryptionKey: options.encryptionKey,
+    sandboxes,
+    log: options.log,
+    ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+  };
+  let closing = false;
+  let loop: WorkLoop | null = null;
+  const stopRun = (runId: string, reason: StopReason) => {
+    const entry = running.get(runId);
+    if (entry && !entry.stop.signal.aborted) entry.stop.abort(reason);
+  };
+
+  const start = (run: ClaimedRun) => {
+    const stop = new AbortController();
+    let renewed = Date.now();
+    const beat = setInterval(() => {
+      heartbeat(options.pool, run, leaseMs)
+        .then(async (held) => {
+          if (held) {
+            renewed = Date.now();
+            return;
+          }
+          const { rows } = await options.pool.query<{ status: string }>(
+            'SELECT status FROM runs WHERE id = $1',
+            [run.id],
+          );
+          stopRun(run.id, rows[0]?.status === 'cancelled' ? 'cancelled' : 'lease_lost');
+        })
+        .catch((error) => {
+          options.log.warn({ err: error, runId: run.id }, 'could not renew a run lease');
+          // After a whole lease without a renewal, another worker may already hold the run.
+          if (Date.now() - renewed > leaseMs) stopRun(run.id, 'lease_lost');
+        });
+    }, leaseMs / 3);
+    const started = Date.now();
+    const done = executeRun(deps, run, stop.signal)
+      .then(() => record(run, started))
+      .catch((error) =>
+        // Left to the reaper: the lease lapses and the run times out; a sync's feed retries later.
+        options.log.error({ err: error, runId: run.id }, 'a run failed unexpectedly'),
+      )
+      .finally(() => {
+        clearInterval(beat);
+        running.delete(run.id);
+        loop?.wake();
+      });
+    running.set(run.id, { run, stop, done });
+  };
+
+  /** The run's end as this worker left it: its status, or `lost` when it was no longer this worker's. */
+  const record = async (run: ClaimedRun, started: number) => {
+    if (!options.metrics) return;
+    const { rows } = await options.pool.query<{ status: string; lease_token: string }>(
+      'SELECT status, lease_token FROM runs WHERE id = $1',
+      [run.id],
+    );
+    const row = rows[0];
+    const mine = row && Number(row.lease_token) === run.leaseToken && row.status !== 'running';
+    options.metrics.ended(run.runType, mine ? row.status : 'lost', (Date.now() - started) / 1000);
+  };
+
+  const fill = async () => {
+    sandboxes.warm();
+    while (!closing && running.size < concurrency) {
+      const run = await claimRun(options.pool, workerId, leaseMs);
+      if (!run) return;
+      start(run);
+    }
+  };
+  // A cancel through the API reaches the run at once, not at its next heartbeat.
+  const cancels = await listenToChannels(options.pool, options.log, {
+    channels: [RUN_CANCEL_CHANNEL],
+    what: 'cancelled runs',
+    onNotification: (_channel, runId) => stopRun(runId, 'cancelled'),
+  });
+  loop = await startWorkLoop({
+    pool: options.pool,
+    log: options.log,
+    channel: RUNS_CHANNEL,
+    what: 'connector runs',
+    pollMs: options.pollMs ?? 1000,
+    fill,
+  });
+  // Replicas schedule and reap at different moments; either is safe on all of them at once.
+  const every = (options.scheduleMs ?? Math.min(5000, leaseMs / 2)) * (0.75 + Math.random() / 2);
+  const chores = setInterval(() => {
+    scheduleDueFeeds(options.pool)
+      .then((scheduled) => {
+        if (scheduled > 0) loop?.wake();
+      })
+      .catch((error) => options.log.warn({ err: error }, 'could not schedule due feeds'));
+    reapLapsedRuns(options.pool).catch((error) =>
+      options.log.warn({ err: error }, 'could not reap lapsed runs'),
+    );
+  }, every);
+
+  return {
+    get running() {
+      return running.size;
+    },
+    async close(graceMs = 10_000) {
+      closing = true;
+      clearInterval(chores);
+      await loop?.close();
+      await cancels.close();
+      const all = () => Promise.all([...running.values()].map((r) => r.done));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([all(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+      // What is still running is stopped; a sync goes back to the queue (another worker resumes it
+      // from its last committed checkpoint), an action is left to time out rather than run twice.
+      const left = [...running.values()].map(({ run }) => run);
+      for (const run of left) stopRun(run.id, 'lease_lost');
+      await all();
+      sandboxes.close();
+      await Promise.all(
+        left
+          .filter((run) => run.runType === 'sync')
+          .map((run) =>
+            handBackRun(options.pool, run).catch(() => {
+              // Already lapsed or cancelled: nothing to hand back.
+            }),
+          ),
+      );
+    },
+  };
+}
