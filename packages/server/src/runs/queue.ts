@@ -49,6 +49,12 @@ export async function scheduleDueFeeds(pool: Pool): Promise<number> {
  * approval), of an active connection, and of a connector that runs on the cloud fleet (one that
  * declares `runtime.platforms` runs on a device, never here). The fencing token is raised and the
  * connector's version recorded as it is taken.
+ *
+ * The connection is checked in a subquery rather than a join so that the plan is the same whatever
+ * the planner's statistics: walk the index of pending runs in order and stop at the first that
+ * qualifies. Joined, an unanalyzed `connections` (a small deployment's: autovacuum analyzes a table
+ * once 50 of its rows changed) made the planner read and sort every pending run at each claim, and
+ * a burst of runs drain in quadratic time. Prepared once per connection (`name`).
  */
 export async function claimRun(pool: Pool, workerId: string, leaseMs: number): Promise<ClaimedRun | null> {
   const { rows } = await pool.query<{
@@ -59,13 +65,15 @@ export async function claimRun(pool: Pool, workerId: string, leaseMs: number): P
     connection_id: string;
     action_key: string | null;
     lease_token: string;
-  }>(
-    `WITH candidate AS (
-       SELECT r.id, d.version FROM runs r
-         JOIN connections c ON c.id = r.connection_id
-         JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
+  }>({
+    name: 'svc.claimRun',
+    text: `WITH candidate AS (
+       SELECT r.id FROM runs r
         WHERE r.status = 'pending' AND r.approval_status IN ('auto', 'approved')
-          AND c.status = 'active' AND d.definition->'runtime' IS NULL
+          AND (SELECT c.status = 'active' AND NOT d.runs_on_device
+                 FROM connections c
+                 JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
+                WHERE c.id = r.connection_id)
         ORDER BY r.created_at, r.id
         LIMIT 1
         FOR UPDATE OF r SKIP LOCKED
@@ -73,11 +81,13 @@ export async function claimRun(pool: Pool, workerId: string, leaseMs: number): P
      UPDATE runs r
         SET status = 'running', lease_token = r.lease_token + 1, claimed_by = $1, claimed_at = now(),
             last_heartbeat_at = now(), lease_expires_at = now() + make_interval(secs => $2 / 1000.0),
-            connector_version = c.version
-       FROM candidate c WHERE r.id = c.id
+            connector_version = (SELECT d.version FROM connections c
+                                   JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
+                                  WHERE c.id = r.connection_id)
+       FROM candidate WHERE r.id = candidate.id
      RETURNING r.id, r.org_id, r.run_type, r.feed_id, r.connection_id, r.action_key, r.lease_token`,
-    [workerId, leaseMs],
-  );
+    values: [workerId, leaseMs],
+  });
   const row = rows[0];
   if (!row) return null;
   return {
@@ -127,53 +137,68 @@ export async function whileHeld<T>(
   );
 }
 
-/** A feed's state after one of its syncs ended, in the caller's transaction. */
-async function settleFeed(client: PoolClient, feedId: string, outcome: 'completed' | { error: string }) {
-  if (outcome === 'completed') {
-    await client.query(
-      `UPDATE feeds SET consecutive_failures = 0, last_error = NULL, last_sync_status = 'completed',
-              last_sync_at = now(), next_sync_at = now() + make_interval(secs => sync_interval_ms / 1000.0),
-              updated_at = now()
-        WHERE id = $1`,
-      [feedId],
-    );
-    return;
-  }
-  const { rows } = await client.query<{ consecutive_failures: number }>(
-    `UPDATE feeds SET consecutive_failures = consecutive_failures + 1, last_error = $2, last_sync_status = 'failed',
-            last_sync_at = now(), updated_at = now()
-      WHERE id = $1 RETURNING consecutive_failures`,
-    [feedId, outcome.error],
-  );
-  const failures = rows[0]?.consecutive_failures ?? 1;
-  await client.query(
-    `UPDATE feeds SET status = CASE WHEN $2::int >= $3::int AND status = 'active' THEN 'error' ELSE status END,
-            next_sync_at = CASE WHEN $2::int >= $3::int THEN NULL ELSE now() + make_interval(secs => $4::float8 / 1000) END
-      WHERE id = $1`,
-    [feedId, failures, MAX_CONSECUTIVE_FAILURES, retryDelayMs(failures)],
-  );
-}
+/**
+ * Settles the feed of each run in the CTE `ended` (`feed_id`, and `feed_error`: null when the sync
+ * completed): a success resets the failures and schedules the next sync at its interval; a failure
+ * counts, waits `retryDelayMs`, and after MAX_CONSECUTIVE_FAILURES stops the feed (`error`).
+ * The constants are numbers of this module, never input.
+ */
+const SETTLE_FEEDS = `
+  UPDATE feeds f
+     SET consecutive_failures = CASE WHEN e.feed_error IS NULL THEN 0 ELSE f.consecutive_failures + 1 END,
+         last_error = e.feed_error,
+         last_sync_status = CASE WHEN e.feed_error IS NULL THEN 'completed' ELSE 'failed' END,
+         last_sync_at = now(), updated_at = now(),
+         status = CASE WHEN e.feed_error IS NOT NULL AND f.status = 'active'
+                        AND f.consecutive_failures + 1 >= ${MAX_CONSECUTIVE_FAILURES} THEN 'error' ELSE f.status END,
+         next_sync_at = CASE
+           WHEN e.feed_error IS NULL THEN now() + make_interval(secs => f.sync_interval_ms / 1000.0)
+           WHEN f.consecutive_failures + 1 >= ${MAX_CONSECUTIVE_FAILURES} THEN NULL
+           ELSE now() + make_interval(secs => least(${LONGEST_RETRY_MS}, ${FIRST_RETRY_MS} * 2 ^ f.consecutive_failures) / 1000.0)
+         END
+    FROM ended e WHERE f.id = e.feed_id`;
 
 /** How a run ended: an action's output is kept either way (a failed ActionResult says why). */
 export type RunOutcome =
   | { status: 'completed'; actionOutput?: Record<string, unknown> | null }
   | { status: 'failed' | 'timeout'; errorMessage: string; actionOutput?: Record<string, unknown> | null };
 
-/** The run ends, with its feed's schedule, in the caller's transaction that holds the run. */
-export async function endRun(client: PoolClient, run: ClaimedRun, outcome: RunOutcome): Promise<void> {
+/**
+ * The run ends, with its feed's schedule, in one statement fenced by the run's lease token: false
+ * (and nothing written) when the run is no longer this worker's. Inside `whileHeld` it always is.
+ */
+export async function endRun(
+  client: Pool | PoolClient,
+  run: ClaimedRun,
+  outcome: RunOutcome,
+): Promise<boolean> {
   const error = outcome.status === 'completed' ? null : outcome.errorMessage;
-  await client.query(
-    `UPDATE runs SET status = $2, error_message = $3, action_output = coalesce($4::jsonb, action_output),
-            completed_at = now(), lease_expires_at = NULL
-      WHERE id = $1`,
-    [run.id, outcome.status, error, outcome.actionOutput ? JSON.stringify(outcome.actionOutput) : null],
-  );
-  if (run.feedId) await settleFeed(client, run.feedId, error === null ? 'completed' : { error });
+  const { rows } = await client.query<{ ended: number }>({
+    name: 'svc.endRun',
+    text: `WITH ended AS (
+       UPDATE runs SET status = $3, error_message = $4, action_output = coalesce($5::jsonb, action_output),
+              completed_at = now(), lease_expires_at = NULL
+        WHERE id = $1 AND lease_token = $2 AND status = 'running'
+        RETURNING feed_id, error_message AS feed_error
+     ), settled AS (${SETTLE_FEEDS})
+     SELECT count(*)::int AS ended FROM ended`,
+    values: [
+      run.id,
+      run.leaseToken,
+      outcome.status,
+      error,
+      outcome.actionOutput ? JSON.stringify(outcome.actionOutput) : null,
+    ],
+  });
+  return rows[0]?.ended === 1;
 }
 
-/** The run ends (completed, failed, timed out), with its feed's schedule, in one fenced transaction. */
+/**
+ * The run ends (completed, failed, timed out), with its feed's schedule. One fenced statement, no
+ * transaction around it: a worker whose lease lapsed gets RunLeaseLostError and changed nothing.
+ */
 export async function finishRun(pool: Pool, run: ClaimedRun, outcome: RunOutcome): Promise<void> {
-  await whileHeld(pool, run, (client) => endRun(client, run, outcome));
+  if (!(await endRun(pool, run, outcome))) throw new RunLeaseLostError(run.id);
 }
 
 /**
@@ -306,20 +331,18 @@ export async function reapLapsedRuns(pool: Pool): Promise<number> {
       REAP_RUNS_LOCK,
     ]);
     if (!lock[0]?.ok) return rollback(0);
-    const { rows } = await client.query<{ id: string; feed_id: string | null }>(
+    const { rows } = await client.query<{ ended: number }>(
       `WITH lapsed AS (
          SELECT id FROM runs WHERE status = 'running' AND lease_expires_at < now()
           ORDER BY lease_expires_at LIMIT 100 FOR UPDATE SKIP LOCKED
-       )
-       UPDATE runs r SET status = 'timeout', completed_at = now(), lease_expires_at = NULL,
-              error_message = 'its worker stopped renewing its lease (it died or was paused past it)'
-         FROM lapsed l WHERE r.id = l.id
-       RETURNING r.id, r.feed_id`,
+       ), ended AS (
+         UPDATE runs r SET status = 'timeout', completed_at = now(), lease_expires_at = NULL,
+                error_message = 'its worker stopped renewing its lease (it died or was paused past it)'
+           FROM lapsed l WHERE r.id = l.id
+         RETURNING r.feed_id, 'the sync timed out: its worker stopped'::text AS feed_error
+       ), settled AS (${SETTLE_FEEDS})
+       SELECT count(*)::int AS ended FROM ended`,
     );
-    for (const row of rows) {
-      if (row.feed_id)
-        await settleFeed(client, row.feed_id, { error: 'the sync timed out: its worker stopped' });
-    }
-    return rows.length;
+    return rows[0]?.ended ?? 0;
   });
 }
