@@ -109,20 +109,34 @@ function runLogger(connectorKey: string, secrets: string[]) {
 async function sync(task: SyncTask): Promise<ChildMessage> {
   const connector = await load(task.module);
   let checkpointed = false;
+  // One batch in flight: emitEvents answers once the batch before is committed and this one is
+  // on its way, so the connector builds its next batch while the server writes this one. Batches
+  // and checkpoints go out one after another, each once the one before is committed; after one the
+  // server could not store, nothing more is sent, and the next call (or the end of the sync) fails
+  // with why. So no checkpoint is ever sent past a batch that was not stored.
+  let inFlight: Promise<void> = Promise.resolve();
+  const after = (message: Parameters<typeof committed>[0]) => {
+    const previous = inFlight;
+    inFlight = previous.then(() => committed(message));
+    // Observed here, so that it is not unhandled before a later call or the end awaits it.
+    inFlight.catch(() => {});
+    return previous;
+  };
   const result = await withRunLogger(runLogger(connector.definition.key, task.secrets), () =>
     connector.sync({
       ...task.ctx,
       signal: stop.signal,
       emitEvents: async (events) => {
-        const sorted = sortEnvelopes(events, task.eventKinds);
-        await committed({ type: 'events', ...sorted });
+        await after({ type: 'events', ...sortEnvelopes(events, task.eventKinds) });
       },
       updateCheckpoint: async (checkpoint: Checkpoint | null) => {
-        await committed({ type: 'checkpoint', checkpoint });
+        await after({ type: 'checkpoint', checkpoint });
+        await inFlight;
         checkpointed = true;
       },
     }),
   );
+  await inFlight;
   if (typeof result !== 'object' || result === null) throw new Error('sync() must return a SyncResult');
   const sorted = sortEnvelopes(result.events ?? [], task.eventKinds);
   const keep = checkpointed && (result.checkpoint === null || result.checkpoint === undefined);

@@ -81,7 +81,12 @@ describe('POST /api/:org/connectors', () => {
     );
   });
 
-  it('says why code could not be loaded: a throw, an incomplete class, nix packages the workers lack', async () => {
+  it('says why code could not be loaded: a syntax error, a throw, an incomplete class, nix packages the workers lack', async () => {
+    const broken = await install({
+      source: "import { Connector } from '@svc/connector-sdk';\nconst a = ;\n",
+    });
+    expect(broken).toMatchObject({ status: 422, body: { errors: [{ path: '/body/source' }] } });
+    expect(broken.body.detail).toMatch(/line 2:11: Unexpected ";"/);
     const thrown = await install({ source: "throw new Error('needs a config file');" });
     expect(thrown).toMatchObject({ status: 422, body: { errors: [{ path: '/body/source' }] } });
     expect(thrown.body.detail).toMatch(/needs a config file/);

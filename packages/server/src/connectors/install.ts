@@ -39,9 +39,10 @@ export async function inspectConnector(
       },
     ]);
   }
-  const material = 'source' in origin ? await materializeSource(origin.source) : null;
+  let material: Awaited<ReturnType<typeof materializeSource>> | null = null;
   let definition: unknown;
   try {
+    material = 'source' in origin ? await materializeSource(origin.source) : null;
     ({ definition } = await runInSandbox<{ definition: unknown }>(
       {
         task: 'definition',
