@@ -42,6 +42,20 @@ const batched = source(
   } } },`,
 );
 
+/** A second batch the database refuses (text with a NUL), then a checkpoint that must not pass it. */
+const unstorable = source(
+  'unstorable',
+  `feeds: { items: { key: 'items', name: 'Items', async sync(ctx) {
+    await ctx.emitEvents([{ origin_id: 'ok', payload_text: 'stored', occurred_at: '2026-01-01T00:00:00Z' }]);
+    await ctx.updateCheckpoint({ n: 1 });
+    await ctx.emitEvents([{ origin_id: 'nul', payload_text: 'a \\u0000 b', occurred_at: '2026-01-01T00:00:00Z' }]);
+    log.info('second batch handed over');
+    await ctx.updateCheckpoint({ n: 2 });
+    log.info('checkpoint 2 saved');
+    return { events: [], checkpoint: null };
+  } } },`,
+);
+
 const kinds = source(
   'kinds',
   `authSchema: { methods: [{ type: 'env_keys', fields: [{ key: 'token', secret: true }] }] },
@@ -139,7 +153,7 @@ const logsOf = async (runId: string) =>
 beforeAll(async () => {
   server = await startTestServer({ connectorSourceInstalls: true });
   orgId = String((await server.pool.query(`SELECT id FROM orgs WHERE slug = 'default'`)).rows[0].id);
-  for (const code of [batched, kinds, failing, slow, hog, flaky]) await install(code);
+  for (const code of [batched, unstorable, kinds, failing, slow, hog, flaky]) await install(code);
   workers = await startRunWorkers({
     pool: server.pool,
     encryptionKey: server.options.encryptionKey,
@@ -178,6 +192,22 @@ describe('a sync on the worker', () => {
     expect(Number(feed.items_collected)).toBe(300);
     // The connector's log lines are on the run, in order.
     expect((await logsOf(again.id)).map((l) => l.fields?.n)).toEqual([200, 250, 300]);
+  }, 60_000);
+
+  it('fails a sync whose batch could not be stored, and sends no checkpoint past it', async () => {
+    const { feedId } = await connect('unstorable');
+    const run = await syncAndWait(feedId);
+    expect(run.status).toBe('failed');
+    expect(run.error_message).toMatch(/^the server could not store the batch: .*unicode/i);
+    const events = await server.pool.query('SELECT origin_id FROM events WHERE feed_id = $1', [feedId]);
+    expect(events.rows.map((r) => r.origin_id)).toEqual(['ok']);
+    const feed = (await server.pool.query('SELECT checkpoint FROM feeds WHERE id = $1', [feedId])).rows[0];
+    expect(feed.checkpoint).toEqual({ n: 1 });
+    // emitEvents answered before the batch was stored (one batch in flight); the failure came with
+    // the checkpoint that followed it.
+    const messages = (await logsOf(run.id)).map((line) => line.msg);
+    expect(messages).toContain('second batch handed over');
+    expect(messages).not.toContain('checkpoint 2 saved');
   }, 60_000);
 
   it('rejects envelopes of unknown kinds or bad metadata, counted and logged, and keeps the rest', async () => {
