@@ -21,7 +21,7 @@ import {
 const RUNS = Number(process.env.BENCH_RUNS || 5000);
 /** Seconds of each end-to-end figure, and the runs queued for it (more than can end in it). */
 const WINDOW_S = Number(process.env.BENCH_WINDOW || 15);
-const QUEUED = 2000;
+const QUEUED = 20_000;
 /** Seconds the workers run before a window opens: children started, and kept where they are. */
 const WARM_S = 5;
 const LOOPS = 4;
@@ -54,9 +54,9 @@ async function insertSyncs(pool, orgId, feedKey) {
 
 /**
  * LOOPS loops, each claiming a run and finishing it as completed, until none is pending; with the
- * time spent in each call. `finish` is svc's finishRun unless given.
+ * time spent in each call.
  */
-async function drain(pool, finish = (run) => finishRun(pool, run, { status: 'completed' })) {
+async function drain(pool) {
   const started = performance.now();
   let done = 0;
   let claimMs = 0;
@@ -69,7 +69,7 @@ async function drain(pool, finish = (run) => finishRun(pool, run, { status: 'com
         claimMs += performance.now() - claiming;
         if (!run) return;
         const finishing = performance.now();
-        await finish(run);
+        await finishRun(pool, run, { status: 'completed' });
         finishMs += performance.now() - finishing;
         done++;
       }
@@ -79,31 +79,18 @@ async function drain(pool, finish = (run) => finishRun(pool, run, { status: 'com
 }
 
 /**
- * Not svc's code: a run finished in one statement fenced by its lease token (no transaction around
- * a held row), for what finishRun would cost done so.
- */
-const finishInOneStatement = (pool) => async (run) => {
-  const { rowCount } = await pool.query(
-    `UPDATE runs SET status = 'completed', completed_at = now(), lease_expires_at = NULL
-      WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
-    [run.id, run.leaseToken],
-  );
-  if (rowCount !== 1) throw new Error(`run ${run.id} was not this loop's to finish`);
-};
-
-/**
- * RUNS runs made by `make` (one statement) and drained by `drainIt`, on a runs table vacuumed of
+ * RUNS runs made by `make` (one statement) and drained, on a runs table vacuumed of
  * the last figure's (its claimed runs would lie dead at the head of the index of pending runs); the
  * planner's statistics are taken once they are queued, of `analyze` (a table, or all). Fails
  * unless all completed.
  */
-async function queued(pool, { make, drainIt = () => drain(pool), analyze }) {
+async function queued(pool, { make, analyze }) {
   const count = RUNS;
   await pool.query('VACUUM runs');
   const before = await lastRunId(pool);
   await make(count);
   await pool.query(analyze === 'all' ? 'ANALYZE' : `ANALYZE ${analyze}`);
-  const drained = await drainIt();
+  const drained = await drain(pool);
   const { rows } = await pool.query(
     `SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed, count(*)::int AS total
        FROM runs WHERE id > $1`,
@@ -278,10 +265,6 @@ async function main() {
   const asLeft = await queued(pool, actions('runs'));
   const analyzed = await queued(pool, actions('all'));
   const syncs = await queued(pool, { make: () => insertSyncs(pool, orgId, 'bench'), analyze: 'all' });
-  const oneStatement = await queued(pool, {
-    ...actions('all'),
-    drainIt: () => drain(pool, finishInOneStatement(pool)),
-  });
 
   progress(`graphile-worker: ${RUNS} jobs of a no-op task, concurrency ${LOOPS}`);
   const baseline = await graphile(databaseUrl);
@@ -317,7 +300,6 @@ async function main() {
   queueFigures('runs/s, queue alone, actions, runs analyzed', asLeft);
   queueFigures('runs/s, queue alone, actions, all analyzed', analyzed);
   queueFigures('runs/s, queue alone, syncs, all analyzed', syncs);
-  queueFigures('runs/s, one-statement finish, all analyzed', oneStatement);
   printFigure('ms, a fresh connector child to its answer', childMs.toFixed(0));
   for (const [name, figure] of [
     [`${CONNECTIONS} connections`, spread],
