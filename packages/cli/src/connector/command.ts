@@ -15,6 +15,7 @@ import {
   SyncFailedError,
   type SyncRun,
 } from '@svc/connector-sdk';
+import { parseJsonObject } from '../runtime/pairs.js';
 import { loadConnector } from './load.js';
 
 export interface ConnectorIo {
@@ -45,10 +46,10 @@ export interface ActionFlags {
 export const DEFAULT_TOKEN_ENV = 'SVC_CONNECTOR_ACCESS_TOKEN';
 
 export async function connectorSync(file: string, flags: SyncFlags, io: ConnectorIo): Promise<number> {
-  const config = withEnvKeys(parseObject('--config', flags.config) ?? {}, flags.envKey, io.env);
+  const config = withEnvKeys(parseJsonObject('--config', flags.config) ?? {}, flags.envKey, io.env);
   // `null` is a checkpoint too: what a sync returns when it has nothing to resume from.
   const checkpoint =
-    flags.checkpoint?.trim() === 'null' ? null : (parseObject('--checkpoint', flags.checkpoint) ?? null);
+    flags.checkpoint?.trim() === 'null' ? null : (parseJsonObject('--checkpoint', flags.checkpoint) ?? null);
   const connector = await loadConnector(file);
   const credentials = oauthCredentials(connector.definition, flags.tokenEnv, io.env);
   let run: SyncRun;
@@ -83,8 +84,8 @@ export async function connectorSync(file: string, flags: SyncFlags, io: Connecto
 }
 
 export async function connectorAction(file: string, flags: ActionFlags, io: ConnectorIo): Promise<number> {
-  const input = parseObject('--input', flags.input) ?? {};
-  const config = withEnvKeys(parseObject('--config', flags.config) ?? {}, flags.envKey, io.env);
+  const input = parseJsonObject('--input', flags.input) ?? {};
+  const config = withEnvKeys(parseJsonObject('--config', flags.config) ?? {}, flags.envKey, io.env);
   const connector = await loadConnector(file);
   const action = connector.definition.actions?.[flags.action];
   // An action that needs approval on a server is a real change somewhere: locally too, ask for it.
@@ -143,22 +144,6 @@ function withEnvKeys(
 
 /** Single quotes, with any single quote inside closed, escaped and reopened: safe to paste into sh. */
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-
-function parseObject(flag: string, text: string | undefined): Record<string, unknown> | undefined {
-  if (text === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(
-      `${flag} is not JSON (${(error as Error).message}); pass an object such as '{"url":"..."}'`,
-    );
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error(`${flag} must be a JSON object, such as '{"url":"..."}'`);
-  }
-  return value as Record<string, unknown>;
-}
 
 /**
  * For a connector with an oauth method: its provider, and the token from the environment. Missing,

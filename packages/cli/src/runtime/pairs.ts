@@ -42,7 +42,7 @@ export function stringKeys(pairs: string[] | undefined): string[] {
   });
 }
 
-/** `--input`: a JSON object, or nothing (then `{}`). */
+/** A flag that takes a JSON object (`--input`, `--config`): the object, or undefined when not given. */
 export function parseJsonObject(flag: string, text: string | undefined): Record<string, unknown> | undefined {
   if (text === undefined) return undefined;
   let value: unknown;

@@ -225,24 +225,31 @@ export async function requestSync(
   orgId: string,
   feedId: string,
 ): Promise<{ id: string; created: boolean } | null> {
-  return transaction(pool, async (client) => {
-    const { rows } = await client.query<{ id: string }>(
-      `INSERT INTO runs (org_id, run_type, feed_id, connection_id, connector_key)
-       SELECT f.org_id, 'sync', f.id, f.connection_id, c.connector_key
-         FROM feeds f JOIN connections c ON c.id = f.connection_id WHERE f.org_id = $1 AND f.id = $2
-       ON CONFLICT DO NOTHING RETURNING id`,
-      [orgId, feedId],
-    );
-    if (rows[0]) {
-      await client.query(`SELECT pg_notify('${RUNS_CHANNEL}', '')`);
-      return { id: rows[0].id, created: true };
-    }
-    const open = await client.query<{ id: string }>(
-      `SELECT id FROM runs WHERE org_id = $1 AND feed_id = $2 AND run_type = 'sync' AND status IN ('pending', 'running')`,
-      [orgId, feedId],
-    );
-    return open.rows[0] ? { id: open.rows[0].id, created: false } : null;
-  });
+  // The open run the insert ran into may end before it is read; then there is room for a new one.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const outcome = await transaction(pool, async (client) => {
+      const { rows } = await client.query<{ id: string }>(
+        `INSERT INTO runs (org_id, run_type, feed_id, connection_id, connector_key)
+         SELECT f.org_id, 'sync', f.id, f.connection_id, c.connector_key
+           FROM feeds f JOIN connections c ON c.id = f.connection_id WHERE f.org_id = $1 AND f.id = $2
+         ON CONFLICT DO NOTHING RETURNING id`,
+        [orgId, feedId],
+      );
+      if (rows[0]) {
+        await client.query(`SELECT pg_notify('${RUNS_CHANNEL}', '')`);
+        return { id: rows[0].id, created: true };
+      }
+      const open = await client.query<{ id: string }>(
+        `SELECT id FROM runs WHERE org_id = $1 AND feed_id = $2 AND run_type = 'sync' AND status IN ('pending', 'running')`,
+        [orgId, feedId],
+      );
+      if (open.rows[0]) return { id: open.rows[0].id, created: false };
+      const feed = await client.query('SELECT 1 FROM feeds WHERE org_id = $1 AND id = $2', [orgId, feedId]);
+      return feed.rowCount === 0 ? null : 'again';
+    });
+    if (outcome !== 'again') return outcome;
+  }
+  throw new Error(`feed ${feedId}: its open sync kept ending before it could be read`);
 }
 
 /**
