@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_CONNECTORS, ConnectorCodeError, materializeSource, runInSandbox } from './sandbox.js';
 
@@ -38,9 +41,36 @@ describe('the connector sandbox', () => {
       const { definition } = await inspect(
         definedAs('const DESCRIPTION = JSON.stringify(Object.keys(process.env));'),
       );
-      expect(JSON.parse(definition.description as string).sort()).toEqual(['NODE_ENV', 'PATH', 'TZ']);
+      expect(JSON.parse(definition.description as string).sort()).toEqual(
+        ['NODE_ENV', 'PATH', 'TZ', ...(process.env.TMPDIR ? ['TMPDIR'] : [])].sort(),
+      );
     } finally {
       delete process.env.SVC_SANDBOX_PROBE;
+    }
+  });
+
+  it("reads svc's code and no other file of the machine, and writes none", async () => {
+    // As the server's data directory holds its admin password.
+    const dataDir = await mkdtemp(join(tmpdir(), 'svc-sandbox-data-'));
+    await writeFile(join(dataDir, 'admin-password'), 'server-secret');
+    try {
+      const { definition } = await inspect(
+        definedAs(`
+import { readFileSync, writeFileSync } from 'node:fs';
+const attempt = (work: () => unknown) => { try { work(); return 'allowed'; } catch (error) { return (error as { code?: string }).code; } };
+const DESCRIPTION = JSON.stringify({
+  secret: attempt(() => readFileSync(${JSON.stringify(join(dataDir, 'admin-password'))}, 'utf8')),
+  etc: attempt(() => readFileSync('/etc/passwd', 'utf8')),
+  write: attempt(() => writeFileSync(${JSON.stringify(join(dataDir, 'dropped'))}, 'x')),
+});`),
+      );
+      expect(JSON.parse(definition.description as string)).toEqual({
+        secret: 'ERR_ACCESS_DENIED',
+        etc: 'ERR_ACCESS_DENIED',
+        write: 'ERR_ACCESS_DENIED',
+      });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Message, transform } from 'esbuild';
+import { CONNECTOR_DIR_PREFIX, permissionFlags } from './permissions.js';
 
 /** Connectors shipped with svc, installed by name (`{package: "rss"}`). */
 export const BUNDLED_CONNECTORS: Record<string, string> = {
@@ -79,7 +80,7 @@ async function compileSource(source: string): Promise<string> {
  */
 export async function materializeSource(source: string): Promise<{ file: string; cleanup(): Promise<void> }> {
   const code = await compileSource(source);
-  const dir = await mkdtemp(join(tmpdir(), 'svc-connector-'));
+  const dir = await mkdtemp(join(tmpdir(), CONNECTOR_DIR_PREFIX));
   await mkdir(join(dir, 'node_modules', '@svc'), { recursive: true });
   await symlink(await sdkFolder(), join(dir, 'node_modules', '@svc', 'connector-sdk'), 'dir');
   const file = join(dir, 'connector.mjs');
@@ -95,7 +96,7 @@ export async function materializeSource(source: string): Promise<{ file: string;
 export async function installedSourceFile(source: string): Promise<string> {
   // `compiled/1`: what is in the folder, so that one written by an older svc is never taken for it.
   const hash = createHash('sha256').update('compiled/1\n').update(source).digest('hex').slice(0, 24);
-  const dir = join(tmpdir(), `svc-connector-${hash}`);
+  const dir = join(tmpdir(), `${CONNECTOR_DIR_PREFIX}${hash}`);
   const file = join(dir, 'connector.mjs');
   if (await stat(file).catch(() => null)) return file;
   const { file: written } = await materializeSource(source);
@@ -146,13 +147,20 @@ function startChild(memoryMb: number): Sandbox {
       // and the workspace packages are TypeScript: tsx, resolved here, not from the child's working
       // directory, which may be anywhere.
       ...(fromSource ? ['--conditions=svc-source', '--import', import.meta.resolve('tsx')] : []),
+      ...permissionFlags(fromSource),
       // Stack traces name the lines of the source the author wrote, not of its compiled form.
       '--enable-source-maps',
       `--max-old-space-size=${memoryMb}`,
       CHILD,
     ],
     {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NODE_ENV: 'production', TZ: 'UTC' },
+      // TMPDIR, so that the child's temporary directory is the one its permissions name.
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        NODE_ENV: 'production',
+        TZ: 'UTC',
+        ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+      },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     },
   );
