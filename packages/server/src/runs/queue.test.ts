@@ -5,6 +5,7 @@ import {
   finishRun,
   heartbeat,
   MAX_CONSECUTIVE_FAILURES,
+  pruneEndedRuns,
   RunLeaseLostError,
   reapLapsedRuns,
   scheduleDueFeeds,
@@ -117,5 +118,29 @@ describe('runs', () => {
     } finally {
       await server.pool.query(`UPDATE connector_definitions SET definition = definition - 'runtime'`);
     }
+  });
+
+  it('past their retention are deleted with their logs; open ones are kept however old', async () => {
+    const { rows } = await server.pool.query<{ id: string; status: string }>(
+      `INSERT INTO runs (org_id, run_type, connection_id, connector_key, action_key, status, approval_status, completed_at, created_at)
+       SELECT c.org_id, 'action', c.id, c.connector_key, 'ping', s.status, s.approval, s.completed_at, now() - interval '90 days'
+         FROM connections c,
+              (VALUES ('completed', 'auto', now() - interval '31 days'), ('failed', 'auto', now() - interval '40 days'),
+                      ('completed', 'auto', now() - interval '29 days'), ('pending', 'pending', NULL::timestamptz))
+                AS s(status, approval, completed_at)
+        LIMIT 4
+       RETURNING id, status`,
+    );
+    const [old, older, recent, waiting] = rows.map((row) => row.id);
+    await server.pool.query(
+      `INSERT INTO run_logs (run_id, seq, level, time, msg) VALUES ($1, 1, 'info', now(), 'kept with its run')`,
+      [old],
+    );
+    expect(await pruneEndedRuns(server.pool, 30)).toBeGreaterThanOrEqual(2);
+    const left = await server.pool.query('SELECT id FROM runs WHERE id = ANY($1::bigint[])', [
+      [old, older, recent, waiting],
+    ]);
+    expect(left.rows.map((row) => String(row.id)).sort()).toEqual([recent, waiting].sort());
+    expect((await server.pool.query('SELECT 1 FROM run_logs WHERE run_id = $1', [old])).rowCount).toBe(0);
   });
 });

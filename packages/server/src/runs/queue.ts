@@ -325,6 +325,25 @@ export async function decideRun(
   });
 }
 
+/**
+ * Deletes runs that ended more than `days` ago (their log lines with them), at most `limit` a call:
+ * a feed syncing every minute leaves 1,440 runs a day. Its own state (last sync, failures,
+ * checkpoint) is on the feed, and its events keep their `run_id` as a plain number. Runs still
+ * pending or running (an action awaiting approval, however old) are kept. Safe on every replica at
+ * once (SKIP LOCKED); answers how many went.
+ */
+export async function pruneEndedRuns(pool: Pool, days: number, limit = 1000): Promise<number> {
+  const { rowCount } = await pool.query(
+    `DELETE FROM runs WHERE id IN (
+       SELECT id FROM runs
+        WHERE status IN ('completed', 'failed', 'cancelled', 'timeout')
+          AND completed_at < now() - make_interval(days => $1)
+        LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    [days, limit],
+  );
+  return rowCount ?? 0;
+}
+
 export const REAP_RUNS_LOCK = 7_306_918_277;
 
 /**

@@ -13,6 +13,7 @@ import {
   claimRun,
   handBackRun,
   heartbeat,
+  pruneEndedRuns,
   RUN_CANCEL_CHANNEL,
   RUNS_CHANNEL,
   reapLapsedRuns,
@@ -36,20 +37,34 @@ export interface RunWorkerOptions {
   /** After a cancel, how long a connector has to stop before it is killed. */
   cancelGraceMs?: number;
   metrics?: RunMetrics;
+  /** Days an ended run (and its log) is kept; 0 keeps them all. */
+  retentionDays?: number;
 }
 
 export const DEFAULT_RUN_LIMITS: SandboxLimits = { timeoutMs: 15 * 60_000, memoryMb: 512 };
 
-/** What an operator sets in the environment: SVC_RUN_CONCURRENCY (0: none), SVC_RUN_LEASE_MS, SVC_RUN_TIMEOUT_MS, SVC_RUN_MEMORY_MB. */
+export const DEFAULT_RUN_RETENTION_DAYS = 30;
+/** How often a process deletes runs past their retention (each replica; they skip each other's). */
+const PRUNE_EVERY_MS = 3_600_000;
+
+/**
+ * What an operator sets in the environment: SVC_RUN_CONCURRENCY (0: none), SVC_RUN_LEASE_MS,
+ * SVC_RUN_TIMEOUT_MS, SVC_RUN_MEMORY_MB, SVC_RUN_RETENTION_DAYS (0: keep every run).
+ */
 export function runWorkerSettings(
   env: Record<string, string | undefined>,
-): Pick<RunWorkerOptions, 'concurrency' | 'leaseMs' | 'limits'> {
+): Pick<RunWorkerOptions, 'concurrency' | 'leaseMs' | 'limits' | 'retentionDays'> {
   const concurrency =
     env.SVC_RUN_CONCURRENCY === '0' ? 0 : positiveInteger('SVC_RUN_CONCURRENCY', env.SVC_RUN_CONCURRENCY);
   const leaseMs = positiveInteger('SVC_RUN_LEASE_MS', env.SVC_RUN_LEASE_MS);
+  const retentionDays =
+    env.SVC_RUN_RETENTION_DAYS === '0'
+      ? 0
+      : positiveInteger('SVC_RUN_RETENTION_DAYS', env.SVC_RUN_RETENTION_DAYS);
   return {
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(leaseMs !== undefined ? { leaseMs } : {}),
+    ...(retentionDays !== undefined ? { retentionDays } : {}),
     limits: {
       timeoutMs:
         positiveInteger('SVC_RUN_TIMEOUT_MS', env.SVC_RUN_TIMEOUT_MS) ?? DEFAULT_RUN_LIMITS.timeoutMs,
@@ -173,6 +188,16 @@ export async function startRunWorkers(options: RunWorkerOptions): Promise<RunWor
       options.log.warn({ err: error }, 'could not reap lapsed runs'),
     );
   }, every);
+  // Ended runs past their retention: a minute after start, then hourly. Without an index on
+  // completed_at (every finish would pay for it), so not often.
+  const retentionDays = options.retentionDays ?? DEFAULT_RUN_RETENTION_DAYS;
+  const prune = () => {
+    pruneEndedRuns(options.pool, retentionDays).catch((error) =>
+      options.log.warn({ err: error }, 'could not delete runs past their retention'),
+    );
+  };
+  const firstPrune = retentionDays > 0 ? setTimeout(prune, 60_000) : undefined;
+  const pruning = retentionDays > 0 ? setInterval(prune, PRUNE_EVERY_MS) : undefined;
 
   return {
     get running() {
@@ -181,6 +206,8 @@ export async function startRunWorkers(options: RunWorkerOptions): Promise<RunWor
     async close(graceMs = 10_000) {
       closing = true;
       clearInterval(chores);
+      clearTimeout(firstPrune);
+      clearInterval(pruning);
       await loop?.close();
       await cancels.close();
       const all = () => Promise.all([...running.values()].map((r) => r.done));
