@@ -51,7 +51,16 @@ export async function connectorInstall(
           : SOURCE_REFUSED,
       validation_failed:
         'source' in body
-          ? 'fix the connector (svc connector sync <file> --feed <key> runs it on this machine) and install it again'
+          ? ({ errors }) =>
+              [
+                // A syntax error, where an editor jumps to it: the server names lines of the source.
+                ...errors.flatMap(({ message }) =>
+                  [...message.matchAll(/line (\d+):(\d+): (.+?)(?=; line \d+:\d+: |$)/g)].map(
+                    ([, line, column, text]) => `${target}:${line}:${column}: ${text}`,
+                  ),
+                ),
+                'fix the connector (svc connector sync <file> --feed <key> runs it on this machine) and install it again',
+              ].join('\n')
           : 'bundled connectors are rss and code-host; to install a file, give its path (./connector.ts)',
     },
   );

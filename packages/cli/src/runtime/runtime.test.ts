@@ -173,6 +173,16 @@ describe('svc connector install and list', () => {
     expect(connectors.map((c: { connectorKey: string }) => c.connectorKey).sort()).toEqual(['rss', 'shop']);
   });
 
+  it('points at the line of a syntax error in the file, as an editor jumps to it', async () => {
+    const broken = join(dir, 'broken.ts');
+    await writeFile(broken, SHOP.replace(/\n/, '\nconst oops = ;\n'));
+    const message = await failure(() => connectorInstall(broken, {}, io()));
+    expect(message.split('\n').slice(-2)).toEqual([
+      `${broken}:2:14: Unexpected ";"`,
+      'fix the connector (svc connector sync <file> --feed <key> runs it on this machine) and install it again',
+    ]);
+  });
+
   it('says the server must allow source installs when it answers 403', async () => {
     const bundledOnly = await startTestServer();
     try {
