@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import {
   claimRun,
+  endRun,
   finishRun,
   heartbeat,
   MAX_CONSECUTIVE_FAILURES,
@@ -104,6 +105,31 @@ describe('runs', () => {
     await finishRun(server.pool, run, { status: 'completed' });
     expect(await feed()).toMatchObject({ status: 'active', consecutive_failures: 0, last_error: null });
     expect((await feed())?.due_in_s).toBeGreaterThan(3500);
+  });
+
+  it('are not scheduled again by a scheduler that runs while the last sync is ending', async () => {
+    await makeDue();
+    expect(await scheduleDueFeeds(server.pool)).toBe(1);
+    const run = await claimRun(server.pool, 'w1', 60_000);
+    if (!run) throw new Error('no claim');
+    // The sync ends in a transaction not yet committed when the scheduler looks at the feed, which
+    // its snapshot still shows due.
+    const ending = await server.pool.connect();
+    try {
+      await ending.query('BEGIN');
+      expect(await endRun(ending, run, { status: 'completed' })).toBe(true);
+      const scheduling = scheduleDueFeeds(server.pool);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await ending.query('COMMIT');
+      expect(await scheduling).toBe(0);
+    } finally {
+      ending.release();
+    }
+    const { rows } = await server.pool.query(
+      `SELECT count(*)::int AS open FROM runs WHERE feed_id = $1 AND status IN ('pending', 'running')`,
+      [feedId],
+    );
+    expect(rows[0].open).toBe(0);
   });
 
   it('never hand a device connector (runtime.platforms) to a cloud worker', async () => {

@@ -28,8 +28,13 @@ export const retryDelayMs = (failures: number) =>
 
 /**
  * A pending sync for every active feed of an active connection whose time has come, in one
- * statement; the unique index on open syncs makes it safe on every replica at once (a feed that
- * has one pending or running gets no second).
+ * statement; safe on every replica at once.
+ *
+ * A feed with an open sync (pending or running) in this statement's snapshot is left alone. The
+ * unique index on open syncs alone is not enough: a sync ending as this statement runs updates
+ * its run and its feed's next_sync_at in one transaction, and an insert that ran into the run in
+ * the index would wait for that transaction and then go ahead, on the feed's old, due schedule (a
+ * second sync right after the first). The index still settles two schedulers inserting at once.
  */
 export async function scheduleDueFeeds(pool: Pool): Promise<number> {
   const { rowCount } = await pool.query(
@@ -37,6 +42,8 @@ export async function scheduleDueFeeds(pool: Pool): Promise<number> {
      SELECT f.org_id, 'sync', f.id, f.connection_id, c.connector_key
        FROM feeds f JOIN connections c ON c.id = f.connection_id
       WHERE f.status = 'active' AND c.status = 'active' AND f.next_sync_at <= now()
+        AND NOT EXISTS (SELECT 1 FROM runs r
+                         WHERE r.feed_id = f.id AND r.run_type = 'sync' AND r.status IN ('pending', 'running'))
       ORDER BY f.next_sync_at
       LIMIT 500
      ON CONFLICT DO NOTHING`,
