@@ -1,12 +1,7 @@
 import { type ConnectorDefinition, validateDefinition } from '@svc/connector-sdk';
 import { ProblemError } from '../http/problem.js';
-import {
-  BUNDLED_CONNECTORS,
-  ConnectorCodeError,
-  INSPECT_LIMITS,
-  materializeSource,
-  runInSandbox,
-} from './sandbox.js';
+import { materializeSource } from './compile.js';
+import { BUNDLED_CONNECTORS, ConnectorCodeError, INSPECT_LIMITS, runInSandbox } from './sandbox.js';
 
 export type ConnectorOrigin = { package: string } | { source: string };
 

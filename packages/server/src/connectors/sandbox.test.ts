@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUNDLED_CONNECTORS, ConnectorCodeError, materializeSource, runInSandbox } from './sandbox.js';
+import { materializeSource } from './compile.js';
+import { BUNDLED_CONNECTORS, ConnectorCodeError, runInSandbox } from './sandbox.js';
 
 /** Connector code runs in a child process: bounded in time and memory, with none of our environment. */
 

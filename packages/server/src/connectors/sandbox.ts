@@ -1,11 +1,7 @@
 import { type Serializable, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Message, transform } from 'esbuild';
-import { CONNECTOR_DIR_PREFIX, permissionFlags } from './permissions.js';
+import { ConnectorCodeError } from './errors.js';
+import { permissionFlags } from './permissions.js';
 
 /** Connectors shipped with svc, installed by name (`{package: "rss"}`). */
 export const BUNDLED_CONNECTORS: Record<string, string> = {
@@ -22,91 +18,12 @@ export interface SandboxLimits {
 
 export const INSPECT_LIMITS: SandboxLimits = { timeoutMs: 20_000, memoryMb: 256 };
 
-/** Connector code that could not be run: the reason, written for the person installing it. */
-export class ConnectorCodeError extends Error {
-  override name = 'ConnectorCodeError';
-}
+export { ConnectorCodeError };
 
 // From the sources (tests, `npm test` on a clean clone) the child is TypeScript too, and resolves
 // the workspace packages to their sources as this process does.
 const fromSource = import.meta.url.endsWith('.ts');
 const CHILD = fileURLToPath(new URL(fromSource ? './child.ts' : './child.js', import.meta.url));
-
-/** The folder of the SDK package, for a connector's source to import it from anywhere. */
-async function sdkFolder(): Promise<string> {
-  let dir = dirname(fileURLToPath(import.meta.resolve('@svc/connector-sdk')));
-  for (;;) {
-    const manifest = await readFile(join(dir, 'package.json'), 'utf8').catch(() => null);
-    if (manifest && JSON.parse(manifest).name === '@svc/connector-sdk') return dir;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('cannot find the folder of @svc/connector-sdk');
-    dir = parent;
-  }
-}
-
-/**
- * A connector's TypeScript (or JavaScript) source as an ES module, compiled here rather than in the
- * child: a child that needs no TypeScript loader starts in a third of the time (the loader's hooks
- * slow every import, the SDK's included). Types are erased, not checked. A syntax error is the
- * author's: it says where.
- */
-async function compileSource(source: string): Promise<string> {
-  try {
-    const { code } = await transform(source, {
-      loader: 'ts',
-      format: 'esm',
-      target: 'node20',
-      sourcefile: 'connector.ts',
-      sourcemap: 'inline',
-    });
-    return code;
-  } catch (error) {
-    const errors = (error as { errors?: Message[] }).errors;
-    if (!errors?.length) throw error;
-    throw new ConnectorCodeError(
-      errors
-        .map(({ text, location }) =>
-          location ? `line ${location.line}:${location.column + 1}: ${text}` : text,
-        )
-        .join('; '),
-    );
-  }
-}
-
-/**
- * A connector's source as a file the child can import (compiled to JavaScript), with
- * `@svc/connector-sdk` resolvable next to it. Removed by `cleanup`. ConnectorCodeError when it
- * does not compile.
- */
-export async function materializeSource(source: string): Promise<{ file: string; cleanup(): Promise<void> }> {
-  const code = await compileSource(source);
-  const dir = await mkdtemp(join(tmpdir(), CONNECTOR_DIR_PREFIX));
-  await mkdir(join(dir, 'node_modules', '@svc'), { recursive: true });
-  await symlink(await sdkFolder(), join(dir, 'node_modules', '@svc', 'connector-sdk'), 'dir');
-  const file = join(dir, 'connector.mjs');
-  await writeFile(file, code);
-  return { file, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
-
-/**
- * The same, kept for the runs of an installed source: one folder per content (its hash), written
- * once and renamed into place, so that replicas and concurrent runs share it and a child that
- * outlives a run still finds the files it imported.
- */
-export async function installedSourceFile(source: string): Promise<string> {
-  // `compiled/1`: what is in the folder, so that one written by an older svc is never taken for it.
-  const hash = createHash('sha256').update('compiled/1\n').update(source).digest('hex').slice(0, 24);
-  const dir = join(tmpdir(), `${CONNECTOR_DIR_PREFIX}${hash}`);
-  const file = join(dir, 'connector.mjs');
-  if (await stat(file).catch(() => null)) return file;
-  const { file: written } = await materializeSource(source);
-  await rename(dirname(written), dir).catch(async (error) => {
-    // Another run put it there first: the same content, so theirs serves.
-    await rm(dirname(written), { recursive: true, force: true });
-    if (!(await stat(file).catch(() => null))) throw error;
-  });
-  return file;
-}
 
 /** A child process running connector code, spoken to over IPC. */
 export interface Sandbox {

@@ -6,8 +6,9 @@ import type {
 } from '@svc/connector-sdk';
 import type { Pool, PoolClient } from 'pg';
 import { credentialsContext } from '../connections/queries.js';
+import { installedSourceFile } from '../connectors/compile.js';
 import type { ConnectorModule } from '../connectors/protocol.js';
-import { BUNDLED_CONNECTORS, installedSourceFile } from '../connectors/sandbox.js';
+import { BUNDLED_CONNECTORS } from '../connectors/sandbox.js';
 import { seal, unseal } from '../secrets/cipher.js';
 import type { ClaimedRun } from './queue.js';
 
