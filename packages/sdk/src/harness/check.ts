@@ -69,15 +69,31 @@ function envelopeMessage(issue: z.core.$ZodIssue, event: unknown): string {
 /** The parts of a `SyncResult` besides its events, which `checkEnvelopes` numbers. */
 export const syncResultShape = syncResultSchema.extend({ events: z.array(z.unknown()) });
 
+// Half of a UTF-16 surrogate pair: what is left of an emoji cut through by a text's truncation.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why a string cannot be stored by the server (PostgreSQL text and jsonb), or null. */
+function textProblem(text: string): string | null {
+  if (text.includes('\u0000'))
+    return 'contains a NUL character (\\u0000), which the server cannot store; remove it';
+  if (LONE_SURROGATE.test(text))
+    return 'contains half of a UTF-16 surrogate pair (text cut through an emoji?), which the server cannot store; cut on whole characters';
+  return null;
+}
+
 /**
  * Where `value` holds something JSON would change on the way to the server: a Date (becomes a
- * string), a BigInt (throws), NaN or Infinity (become null), a Map, a class instance, a function.
- * `undefined` is allowed: JSON leaves the key out, which is what an absent optional field is.
+ * string), a BigInt (throws), NaN or Infinity (become null), a Map, a class instance, a function;
+ * or text the server cannot store (a NUL character, half of a surrogate pair). `undefined` is
+ * allowed: JSON leaves the key out, which is what an absent optional field is.
  */
 export function wireProblem(value: unknown, path = ''): { path: string; message: string } | null {
   const problem = (message: string) => ({ path: path || '(value)', message });
-  if (value === null || value === undefined || typeof value === 'string' || typeof value === 'boolean')
-    return null;
+  if (typeof value === 'string') {
+    const why = textProblem(value);
+    return why ? problem(why) : null;
+  }
+  if (value === null || value === undefined || typeof value === 'boolean') return null;
   if (typeof value === 'number')
     return Number.isFinite(value) ? null : problem(`${value} is not a JSON number`);
   if (typeof value === 'bigint') return problem('a BigInt cannot be sent as JSON; use a string or a number');

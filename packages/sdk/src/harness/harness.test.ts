@@ -178,6 +178,29 @@ describe('runSync', () => {
     );
   });
 
+  it('refuses text the server cannot store: a NUL, half of an emoji cut through', async () => {
+    const cut = 'a smile 🙂'.slice(0, -1);
+    const texts = returning([
+      event(1, { payload_text: 'a \u0000 b' }),
+      event(2, { metadata: { notes: [cut] } }),
+      event(3, { title: 'a whole 🙂 is fine' }),
+    ]);
+    const error = await runSync(texts, { feedKey: 'f' }).catch((e) => e);
+    expect(error.problems).toEqual([
+      {
+        index: 1,
+        field: 'payload_text',
+        message: 'contains a NUL character (\\u0000), which the server cannot store; remove it',
+      },
+      {
+        index: 2,
+        field: 'metadata.notes[0]',
+        message:
+          'contains half of a UTF-16 surrogate pair (text cut through an emoji?), which the server cannot store; cut on whole characters',
+      },
+    ]);
+  });
+
   it('keeps each committed checkpoint as it was, though the connector mutates one object', async () => {
     const pager = oneFeed('pager', async (ctx) => {
       const cursor = { page: 0 };

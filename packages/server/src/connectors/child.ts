@@ -115,27 +115,33 @@ async function sync(task: SyncTask): Promise<ChildMessage> {
   // server could not store, nothing more is sent, and the next call (or the end of the sync) fails
   // with why. So no checkpoint is ever sent past a batch that was not stored.
   let inFlight: Promise<void> = Promise.resolve();
+  // A call after sync() settled would reach whatever run this child serves next: refused.
+  let ended = false;
   const after = (message: Parameters<typeof committed>[0]) => {
+    if (ended)
+      throw new Error('this sync has ended: emitEvents and updateCheckpoint belong to a sync under way');
     const previous = inFlight;
-    inFlight = previous.then(() => committed(message));
+    const mine = previous.then(() => committed(message));
+    inFlight = mine;
     // Observed here, so that it is not unhandled before a later call or the end awaits it.
-    inFlight.catch(() => {});
-    return previous;
+    mine.catch(() => {});
+    return { previous, mine };
   };
   const result = await withRunLogger(runLogger(connector.definition.key, task.secrets), () =>
     connector.sync({
       ...task.ctx,
       signal: stop.signal,
       emitEvents: async (events) => {
-        await after({ type: 'events', ...sortEnvelopes(events, task.eventKinds) });
+        await after({ type: 'events', ...sortEnvelopes(events, task.eventKinds) }).previous;
       },
       updateCheckpoint: async (checkpoint: Checkpoint | null) => {
-        await after({ type: 'checkpoint', checkpoint });
-        await inFlight;
+        await after({ type: 'checkpoint', checkpoint }).mine;
         checkpointed = true;
       },
     }),
-  );
+  ).finally(() => {
+    ended = true;
+  });
   await inFlight;
   if (typeof result !== 'object' || result === null) throw new Error('sync() must return a SyncResult');
   const sorted = sortEnvelopes(result.events ?? [], task.eventKinds);

@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '@svc/connector-sdk';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test/harness.js';
+import { createTestDatabase, startTestServer, type TestServer } from '../../test/harness.js';
 import { transaction } from '../db/transaction.js';
 import { type EventTarget, storeEvents } from './store.js';
 
@@ -10,10 +11,12 @@ import { type EventTarget, storeEvents } from './store.js';
  */
 
 let server: TestServer;
+let databaseUrl: string;
 const targets: EventTarget[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  databaseUrl = await createTestDatabase();
+  server = await startTestServer({ databaseUrl });
   await server.call('POST', '/api/default/connectors', { body: { package: 'rss' } });
   const orgId = String((await server.pool.query(`SELECT id FROM orgs WHERE slug = 'default'`)).rows[0].id);
   for (let i = 0; i < 2; i++) {
@@ -49,8 +52,23 @@ const envelopeOf = (i: number, version = 1): EventEnvelope =>
     embedding: i % 8 ? [0.5, -1e-7, i] : null,
   }) as unknown as EventEnvelope;
 
-const store = (target: EventTarget, envelopes: EventEnvelope[]) =>
-  transaction(server.pool, (client) => storeEvents(client, target, envelopes));
+/** How many COPY statements the last `store` sent: the bulk path ran, or not. */
+let copies = 0;
+const store = (target: EventTarget, envelopes: EventEnvelope[], pool = server.pool) =>
+  transaction(pool, (client) => {
+    copies = 0;
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    const counting = new Proxy(client, {
+      get: (target, key) =>
+        key === 'query'
+          ? (...args: unknown[]) => {
+              if (/^COPY /.test((args[0] as { text?: string })?.text ?? '')) copies++;
+              return query(...args);
+            }
+          : Reflect.get(target, key),
+    });
+    return storeEvents(counting, target, envelopes);
+  });
 
 /** The rows of a feed as a user reads them: every envelope column, by origin_id. */
 async function rowsOf(target: EventTarget) {
@@ -68,10 +86,14 @@ describe('storeEvents', () => {
     const [copied, upserted] = targets as [EventTarget, EventTarget];
     const envelopes = Array.from({ length: 1200 }, (_, i) => envelopeOf(i));
     const big = await store(copied, envelopes);
+    expect(copies).toBe(1);
     expect(big.inserted).toBe(1200);
     expect(big.ids.size).toBe(1200);
     // 50 at a time: below the size at which COPY is used.
-    for (let at = 0; at < envelopes.length; at += 50) await store(upserted, envelopes.slice(at, at + 50));
+    for (let at = 0; at < envelopes.length; at += 50) {
+      await store(upserted, envelopes.slice(at, at + 50));
+      expect(copies).toBe(0);
+    }
     const [a, b] = [await rowsOf(copied), await rowsOf(upserted)];
     expect(a).toHaveLength(1200);
     expect(a).toEqual(b);
@@ -94,6 +116,7 @@ describe('storeEvents', () => {
     // 600 seen before (updated), 900 new (copied).
     const envelopes = Array.from({ length: 1500 }, (_, i) => envelopeOf(600 + i, 2));
     const again = await store(copied, envelopes);
+    expect(copies).toBe(1);
     expect(again.inserted).toBe(900);
     const rows = await rowsOf(copied);
     expect(rows).toHaveLength(2100);
@@ -104,11 +127,19 @@ describe('storeEvents', () => {
     expect(await rowsOf(copied)).toHaveLength(2100);
   });
 
-  it('writes nothing of a batch that fails, COPY or not', async () => {
+  it('fails a batch the database refuses mid-COPY, and leaves its connection usable', async () => {
     const [copied] = targets as [EventTarget];
-    const envelopes = Array.from({ length: 800 }, (_, i) => envelopeOf(5000 + i));
-    (envelopes[799] as { payload_text: string }).payload_text = 'a NUL \u0000 here';
-    await expect(store(copied, envelopes)).rejects.toThrow(/0x00|\\u0000/);
+    // One connection: the next statement must run on the one the failed COPY used.
+    const single = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    try {
+      const envelopes = Array.from({ length: 10_000 }, (_, i) => envelopeOf(5000 + i));
+      // storeEvents takes what the child's checks let through; the database refuses a NUL.
+      (envelopes[3] as { payload_text: string }).payload_text = 'a NUL \u0000 here';
+      await expect(store(copied, envelopes, single)).rejects.toThrow(/0x00/);
+      expect((await single.query('SELECT 1 AS ok')).rows).toEqual([{ ok: 1 }]);
+    } finally {
+      await single.end();
+    }
     expect(await rowsOf(copied)).toHaveLength(2100);
   });
 });

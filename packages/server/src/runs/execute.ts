@@ -211,7 +211,11 @@ async function converse(
             deps,
             run,
             logs,
-            { status: 'failed', errorMessage: message.error },
+            // From connector code: whatever it sent, a text.
+            {
+              status: 'failed',
+              errorMessage: String(message.error || 'the connector failed without saying why'),
+            },
             message.credentialsRefused ? scope : null,
           );
           return !stop.aborted;

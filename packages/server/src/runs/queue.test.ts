@@ -9,6 +9,7 @@ import {
   pruneEndedRuns,
   RunLeaseLostError,
   reapLapsedRuns,
+  retryDelayMs,
   scheduleDueFeeds,
 } from './queue.js';
 
@@ -87,7 +88,11 @@ describe('runs', () => {
       const state = await feed();
       expect(state?.consecutive_failures).toBe(i);
       expect(state?.last_error).toBe(`HTTP 503 (${i})`);
-      if (state?.due_in_s !== null && state?.due_in_s !== undefined) delays.push(state.due_in_s);
+      if (state?.due_in_s !== null && state?.due_in_s !== undefined) {
+        delays.push(state.due_in_s);
+        // The SQL's backoff is the documented one.
+        expect(state.due_in_s).toBeCloseTo(retryDelayMs(i) / 1000, -1);
+      }
     }
     expect(delays).toHaveLength(MAX_CONSECUTIVE_FAILURES - 2);
     expect(delays.every((d, i) => i === 0 || d > (delays[i - 1] as number) * 1.5)).toBe(true);
@@ -147,17 +152,22 @@ describe('runs', () => {
   });
 
   it('past their retention are deleted with their logs; open ones are kept however old', async () => {
-    const { rows } = await server.pool.query<{ id: string; status: string }>(
-      `INSERT INTO runs (org_id, run_type, connection_id, connector_key, action_key, status, approval_status, completed_at, created_at)
-       SELECT c.org_id, 'action', c.id, c.connector_key, 'ping', s.status, s.approval, s.completed_at, now() - interval '90 days'
-         FROM connections c,
-              (VALUES ('completed', 'auto', now() - interval '31 days'), ('failed', 'auto', now() - interval '40 days'),
-                      ('completed', 'auto', now() - interval '29 days'), ('pending', 'pending', NULL::timestamptz))
-                AS s(status, approval, completed_at)
-        LIMIT 4
-       RETURNING id, status`,
-    );
-    const [old, older, recent, waiting] = rows.map((row) => row.id);
+    const insert = async (status: string, approval: string, endedDaysAgo: number | null) =>
+      (
+        await server.pool.query<{ id: string }>(
+          `INSERT INTO runs (org_id, run_type, connection_id, connector_key, action_key, status, approval_status,
+                             completed_at, created_at)
+           SELECT c.org_id, 'action', c.id, c.connector_key, 'ping', $1, $2,
+                  now() - make_interval(days => $3), now() - interval '90 days'
+             FROM connections c ORDER BY c.id LIMIT 1
+           RETURNING id`,
+          [status, approval, endedDaysAgo],
+        )
+      ).rows[0]?.id as string;
+    const old = await insert('completed', 'auto', 31);
+    const older = await insert('failed', 'auto', 40);
+    const recent = await insert('completed', 'auto', 29);
+    const waiting = await insert('pending', 'pending', null);
     await server.pool.query(
       `INSERT INTO run_logs (run_id, seq, level, time, msg) VALUES ($1, 1, 'info', now(), 'kept with its run')`,
       [old],

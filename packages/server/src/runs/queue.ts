@@ -186,7 +186,9 @@ export async function endRun(
        UPDATE runs SET status = $3, error_message = $4, action_output = coalesce($5::jsonb, action_output),
               completed_at = now(), lease_expires_at = NULL
         WHERE id = $1 AND lease_token = $2 AND status = 'running'
-        RETURNING feed_id, error_message AS feed_error
+        RETURNING feed_id,
+                  CASE WHEN status <> 'completed' THEN coalesce(error_message, 'the sync failed without saying why') END
+                    AS feed_error
      ), settled AS (${SETTLE_FEEDS})
      SELECT count(*)::int AS ended FROM ended`,
     values: [
@@ -285,7 +287,9 @@ export async function cancelRun(
         WHERE id = $1`,
       [runId, by],
     );
-    if (row.feed_id && row.status === 'running') {
+    // Pending or running, the feed waits its usual interval: a cancelled sync is not scheduled
+    // again at once (a pending one's feed is still due).
+    if (row.feed_id) {
       await client.query(
         `UPDATE feeds SET last_sync_status = 'cancelled', last_sync_at = now(),
                 next_sync_at = CASE WHEN status = 'active' THEN now() + make_interval(secs => sync_interval_ms / 1000.0) END,

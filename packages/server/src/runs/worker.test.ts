@@ -42,17 +42,36 @@ const batched = source(
   } } },`,
 );
 
-/** A second batch the database refuses (text with a NUL), then a checkpoint that must not pass it. */
+/**
+ * A first batch with an item the server cannot store (a NUL: rejected on its own), a second batch
+ * the database refuses (a trigger, below), then a checkpoint that must not pass it.
+ */
 const unstorable = source(
   'unstorable',
   `feeds: { items: { key: 'items', name: 'Items', async sync(ctx) {
-    await ctx.emitEvents([{ origin_id: 'ok', payload_text: 'stored', occurred_at: '2026-01-01T00:00:00Z' }]);
+    await ctx.emitEvents([
+      { origin_id: 'ok', payload_text: 'stored', occurred_at: '2026-01-01T00:00:00Z' },
+      { origin_id: 'nul', payload_text: 'a \\u0000 b', occurred_at: '2026-01-01T00:00:00Z' },
+    ]);
     await ctx.updateCheckpoint({ n: 1 });
-    await ctx.emitEvents([{ origin_id: 'nul', payload_text: 'a \\u0000 b', occurred_at: '2026-01-01T00:00:00Z' }]);
+    await ctx.emitEvents([{ origin_id: 'refused-by-the-database', payload_text: 'no', occurred_at: '2026-01-01T00:00:00Z' }]);
     log.info('second batch handed over');
     await ctx.updateCheckpoint({ n: 2 });
     log.info('checkpoint 2 saved');
     return { events: [], checkpoint: null };
+  } } },`,
+);
+
+/** Its first sync returns at once but emits a second later; its second takes 3 s on the same child. */
+const stray = source(
+  'stray',
+  `feeds: { items: { key: 'items', name: 'Items', async sync(ctx) {
+    if (!ctx.checkpoint) {
+      setTimeout(() => ctx.emitEvents([{ origin_id: 'stray', payload_text: 'late', occurred_at: '2026-01-01T00:00:00Z' }]).catch(() => {}), 1000);
+      return { events: [], checkpoint: { n: 1 } };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    return { events: [], checkpoint: { n: 2 } };
   } } },`,
 );
 
@@ -153,7 +172,7 @@ const logsOf = async (runId: string) =>
 beforeAll(async () => {
   server = await startTestServer({ connectorSourceInstalls: true });
   orgId = String((await server.pool.query(`SELECT id FROM orgs WHERE slug = 'default'`)).rows[0].id);
-  for (const code of [batched, unstorable, kinds, failing, slow, hog, flaky]) await install(code);
+  for (const code of [batched, unstorable, stray, kinds, failing, slow, hog, flaky]) await install(code);
   workers = await startRunWorkers({
     pool: server.pool,
     encryptionKey: server.options.encryptionKey,
@@ -195,10 +214,19 @@ describe('a sync on the worker', () => {
   }, 60_000);
 
   it('fails a sync whose batch could not be stored, and sends no checkpoint past it', async () => {
+    await server.pool.query(`
+      CREATE FUNCTION refuse_event() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.origin_id = 'refused-by-the-database' THEN RAISE EXCEPTION 'this row is refused'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_event BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION refuse_event();`);
     const { feedId } = await connect('unstorable');
     const run = await syncAndWait(feedId);
+    await server.pool.query('DROP TRIGGER refuse_event ON events; DROP FUNCTION refuse_event()');
     expect(run.status).toBe('failed');
-    expect(run.error_message).toMatch(/^the server could not store the batch: .*unicode/i);
+    expect(run.error_message).toBe('the server could not store the batch: this row is refused');
+    expect(Number(run.items_rejected)).toBe(1);
     const events = await server.pool.query('SELECT origin_id FROM events WHERE feed_id = $1', [feedId]);
     expect(events.rows.map((r) => r.origin_id)).toEqual(['ok']);
     const feed = (await server.pool.query('SELECT checkpoint FROM feeds WHERE id = $1', [feedId])).rows[0];
@@ -208,6 +236,18 @@ describe('a sync on the worker', () => {
     const messages = (await logsOf(run.id)).map((line) => line.msg);
     expect(messages).toContain('second batch handed over');
     expect(messages).not.toContain('checkpoint 2 saved');
+  }, 60_000);
+
+  it("refuses a sync's calls once it has returned: they never land in the next run of its child", async () => {
+    const { feedId } = await connect('stray');
+    expect((await syncAndWait(feedId)).status).toBe('completed');
+    // The child is kept for the connection's next run (once its worker has put it back: the run
+    // is completed a moment before), under way when the stray call comes.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = await syncAndWait(feedId);
+    expect(second).toMatchObject({ status: 'completed', checkpoint: { n: 2 } });
+    const events = await server.pool.query('SELECT origin_id FROM events WHERE feed_id = $1', [feedId]);
+    expect(events.rows).toEqual([]);
   }, 60_000);
 
   it('rejects envelopes of unknown kinds or bad metadata, counted and logged, and keeps the rest', async () => {
@@ -336,7 +376,8 @@ describe('a sync on the worker', () => {
     expect(value('svc_runs_total{run_type="sync",status="completed"}')).toBeGreaterThanOrEqual(5);
     expect(value('svc_runs_total{run_type="sync",status="failed"}')).toBeGreaterThanOrEqual(8);
     expect(value('svc_runs_total{run_type="sync",status="cancelled"}')).toBe(1);
-    expect(value('svc_run_items_total{outcome="rejected"}')).toBe(6);
+    // 3 envelopes of "kinds" twice, and the NUL of "unstorable".
+    expect(value('svc_run_items_total{outcome="rejected"}')).toBe(7);
     expect(value('svc_run_items_total{outcome="stored"}')).toBeGreaterThanOrEqual(303);
   });
 });

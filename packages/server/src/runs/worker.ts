@@ -191,13 +191,18 @@ export async function startRunWorkers(options: RunWorkerOptions): Promise<RunWor
   // Ended runs past their retention: a minute after start, then hourly. Without an index on
   // completed_at (every finish would pay for it), so not often.
   const retentionDays = options.retentionDays ?? DEFAULT_RUN_RETENTION_DAYS;
-  const prune = () => {
-    pruneEndedRuns(options.pool, retentionDays).catch((error) =>
-      options.log.warn({ err: error }, 'could not delete runs past their retention'),
-    );
+  // In batches, until none is left or for at most half a minute: a deployment of minute-interval
+  // feeds ends 1,440 runs a day each.
+  const prune = async () => {
+    const until = Date.now() + 30_000;
+    try {
+      while (!closing && Date.now() < until && (await pruneEndedRuns(options.pool, retentionDays)) > 0) {}
+    } catch (error) {
+      options.log.warn({ err: error }, 'could not delete runs past their retention');
+    }
   };
-  const firstPrune = retentionDays > 0 ? setTimeout(prune, 60_000) : undefined;
-  const pruning = retentionDays > 0 ? setInterval(prune, PRUNE_EVERY_MS) : undefined;
+  const firstPrune = retentionDays > 0 ? setTimeout(() => void prune(), 60_000) : undefined;
+  const pruning = retentionDays > 0 ? setInterval(() => void prune(), PRUNE_EVERY_MS) : undefined;
 
   return {
     get running() {
