@@ -5,7 +5,7 @@
  * Compiled here rather than in the child: a child that needs no TypeScript loader starts in a
  * third of the time (the loader's hooks slow every import, the SDK's included).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -106,7 +106,8 @@ async function sound(dir: string): Promise<boolean> {
  * The same, kept for the runs of an installed source: one folder per content, written once and
  * renamed into place, so that replicas and concurrent runs share it and a child that outlives a
  * run still finds the files it imported. The name covers the source, the SDK it links to and the
- * compiler; a folder that is not whole (a temp cleaner took part of it) is made again.
+ * compiler. A folder that is not whole (a temp cleaner took part of it) is never removed, since
+ * another process may be creating or using it: the next name (`-1`, `-2`, ...) is used instead.
  */
 export async function installedSourceFile(source: string): Promise<string> {
   const hash = createHash('sha256')
@@ -114,20 +115,23 @@ export async function installedSourceFile(source: string): Promise<string> {
     .update(source)
     .digest('hex')
     .slice(0, 24);
-  const dir = join(await ownRoot(), hash);
-  const file = join(dir, 'connector.mjs');
-  if (await sound(dir)) return file;
-  const { file: written } = await materializeSource(source);
-  // What is there is broken: moved aside (children may still hold files in it) and removed.
-  if (await stat(dir).catch(() => null)) {
-    const aside = `${dir}.broken-${randomBytes(4).toString('hex')}`;
-    await rename(dir, aside).catch(() => {});
-    await rm(aside, { recursive: true, force: true });
+  const root = await ownRoot();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const dir = join(root, attempt === 0 ? hash : `${hash}-${attempt}`);
+    if (await sound(dir)) return join(dir, 'connector.mjs');
+    if (await stat(dir).catch(() => null)) continue; // broken, or being made: not touched
+    const { file: written } = await materializeSource(source);
+    // Atomic: fails if another process put its folder there first; the same content, so theirs serves.
+    const placed = await rename(dirname(written), dir).then(
+      () => true,
+      async () => {
+        await rm(dirname(written), { recursive: true, force: true });
+        return false;
+      },
+    );
+    if (placed || (await sound(dir))) return join(dir, 'connector.mjs');
   }
-  await rename(dirname(written), dir).catch(async (error) => {
-    // Another run put it there first: the same content, so theirs serves.
-    await rm(dirname(written), { recursive: true, force: true });
-    if (!(await sound(dir))) throw error;
-  });
-  return file;
+  throw new Error(
+    `cannot make a folder for a compiled connector in ${root}: remove the folders named ${hash}*`,
+  );
 }
