@@ -1,10 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunWorkers, startRunWorkers } from '../../../server/src/runs/worker.js';
+import type { RunWorkers } from '../../../server/src/runs/worker.js';
 import { createToken, startTestServer, type TestServer } from '../../../server/test/harness.js';
+import { startTestRunWorkers } from '../../../server/test/runtime.js';
 import { type RecordingProxy, startRecordingProxy } from '../../test/recording-proxy.js';
 import { exited, svc } from '../../test/run-svc.js';
 import { actionRun } from './actions.js';
@@ -76,12 +76,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'svc-runtime-'));
   shopFile = join(dir, 'shop.ts');
   await writeFile(shopFile, SHOP);
-  workers = await startRunWorkers({
-    pool: server.pool,
-    encryptionKey: server.options.encryptionKey,
-    log: pino({ level: 'silent' }),
-    pollMs: 100,
-  });
+  workers = await startTestRunWorkers(server);
 }, 60_000);
 
 afterAll(async () => {

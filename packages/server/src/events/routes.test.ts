@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
+import { everyPage } from '../../test/runtime.js';
 
 /**
  * Events through the API: what syncs collected, filtered and paged newest first. The rows a
@@ -69,22 +70,15 @@ const expectProblem = (
 };
 
 /** Every event of a query, page by page; fails on a page over the limit. */
-async function everyPage(query: string, limit: number): Promise<{ origins: string[]; pages: number }> {
-  const origins: string[] = [];
-  let cursor: string | null = null;
-  let pages = 0;
-  do {
-    const res: { status: number; body: any } = await server.call(
-      'GET',
-      `/api/default/events?limit=${limit}${query}${cursor ? `&cursor=${cursor}` : ''}`,
-    );
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.events.length).toBeLessThanOrEqual(limit);
-    origins.push(...res.body.events.map((e: { origin_id: string }) => e.origin_id));
-    cursor = res.body.nextCursor;
-    pages++;
-  } while (cursor);
-  return { origins, pages };
+async function everyEvent(query: string, limit: number): Promise<{ origins: string[]; pages: number }> {
+  const { items, pages } = await everyPage<{ origin_id: string }>(
+    server,
+    '/api/default/events',
+    query,
+    'events',
+    limit,
+  );
+  return { origins: items.map((e) => e.origin_id), pages };
 }
 
 /** The origin_ids the database holds for `where`, newest first as the API orders them. */
@@ -171,7 +165,7 @@ describe('GET /api/:org/events', () => {
     expect(all).toHaveLength(9);
     expect(all.slice(0, 5)).toEqual(['o-1', 'o-4', 'o-3', 'o-2', 'o-5']);
     for (const limit of [1, 2, 4, 9, 50]) {
-      const { origins, pages } = await everyPage('', limit);
+      const { origins, pages } = await everyEvent('', limit);
       expect(origins, `limit ${limit}`).toEqual(all);
       expect(pages).toBe(Math.ceil(all.length / limit));
     }
@@ -195,15 +189,15 @@ describe('GET /api/:org/events', () => {
     for (const [query, where, params] of cases) {
       const want = await expected(where, params);
       expect(want.length, query).toBeGreaterThan(0);
-      expect((await everyPage(query, 2)).origins, query).toEqual(want);
+      expect((await everyEvent(query, 2)).origins, query).toEqual(want);
     }
-    expect((await everyPage('&feedKey=nothing', 2)).origins).toEqual([]);
-    expect((await everyPage('&entityId=987654321', 2)).origins).toEqual([]);
+    expect((await everyEvent('&feedKey=nothing', 2)).origins).toEqual([]);
+    expect((await everyEvent('&entityId=987654321', 2)).origins).toEqual([]);
   });
 
   it('matches kind on origin_type, and on semantic_type only when there is no origin_type', async () => {
-    expect((await everyPage('&kind=note', 10)).origins).toEqual(['o-4']);
-    const orders = (await everyPage('&kind=order', 10)).origins;
+    expect((await everyEvent('&kind=note', 10)).origins).toEqual(['o-4']);
+    const orders = (await everyEvent('&kind=order', 10)).origins;
     expect(orders).toEqual(await expected(`coalesce(origin_type, semantic_type) = 'order'`));
     expect(orders).toContain('o-5');
     expect(orders).not.toContain('o-4');
@@ -211,13 +205,15 @@ describe('GET /api/:org/events', () => {
 
   it('takes since (inclusive) and until (exclusive) on occurred_at', async () => {
     const tie = '2025-03-01T12:00:00.000001Z';
-    expect((await everyPage(`&since=${tie}`, 2)).origins).toEqual(await expected(`occurred_at >= $1`, [tie]));
-    expect((await everyPage(`&since=${tie}`, 2)).origins).toEqual(['o-1', 'o-4', 'o-3', 'o-2']);
-    expect((await everyPage(`&until=${tie}`, 2)).origins).toEqual(await expected(`occurred_at < $1`, [tie]));
-    expect((await everyPage(`&until=${tie}`, 2)).origins).not.toContain('o-2');
+    expect((await everyEvent(`&since=${tie}`, 2)).origins).toEqual(
+      await expected(`occurred_at >= $1`, [tie]),
+    );
+    expect((await everyEvent(`&since=${tie}`, 2)).origins).toEqual(['o-1', 'o-4', 'o-3', 'o-2']);
+    expect((await everyEvent(`&until=${tie}`, 2)).origins).toEqual(await expected(`occurred_at < $1`, [tie]));
+    expect((await everyEvent(`&until=${tie}`, 2)).origins).not.toContain('o-2');
     const window = '&since=2025-01-01T00:00:00Z&until=2025-03-01T13:00:00%2B01:00';
     // 13:00+01:00 is o-5's instant exactly: until leaves it out, since keeps o-1 at its own.
-    expect((await everyPage(window, 1)).origins).toEqual(['n-1', 'o-6', 'o-1']);
+    expect((await everyEvent(window, 1)).origins).toEqual(['n-1', 'o-6', 'o-1']);
   });
 
   it('refuses a since, until, filter or cursor that is not valid with a 400 problem', async () => {
@@ -317,7 +313,7 @@ describe('GET /api/:org/events', () => {
       (await server.call('GET', `/api/default/events/${id}?embedding=true`)).body.event.embedding,
     ).toEqual([0.25, -1, 3]);
     // An event without links or issues says so with empty lists.
-    const plain = (await everyPage('&kind=refund', 10)).origins;
+    const plain = (await everyEvent('&kind=refund', 10)).origins;
     expect(plain).toEqual(['o-3']);
     const refund = (await server.call('GET', '/api/default/events?kind=refund')).body.events[0];
     expect(refund).toMatchObject({ entityIds: [], linkIssues: [], payload_data: null });

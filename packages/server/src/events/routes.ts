@@ -1,10 +1,11 @@
 import { pageQuerySchema } from '@svc/core';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
+import { cursorOf, encodeCursor } from '../db/keyset.js';
 import { iso, orgParams, problemResponses } from '../http/common.js';
 import { notFound } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
-import { cursorOf, type EventRow, encodeCursor, eventById, listEvents } from './queries.js';
+import { type EventRow, eventById, listEvents } from './queries.js';
 
 const tags = ['events'];
 const object = z.record(z.string(), z.unknown());

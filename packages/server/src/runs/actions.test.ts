@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, createToken, startTestServer, type TestServer } from '../../test/harness.js';
+import { SPEC_RUN_FIELDS } from '../../test/runtime.js';
 import { connectorActionTools } from '../tools/connector-actions.js';
 import { claimRun, decideRun, RUNS_CHANNEL } from './queue.js';
 
@@ -164,30 +165,7 @@ describe('an action request', () => {
         ]),
       ).resolves.toMatchObject({ channel: RUNS_CHANNEL });
       const { run } = res.body;
-      expect(Object.keys(run).sort()).toEqual(
-        [
-          'id',
-          'organizationId',
-          'runType',
-          'feedId',
-          'connectionId',
-          'actionKey',
-          'actionInput',
-          'actionOutput',
-          'approvalStatus',
-          'status',
-          'claimedBy',
-          'claimedAt',
-          'lastHeartbeatAt',
-          'completedAt',
-          'connectorKey',
-          'connectorVersion',
-          'checkpoint',
-          'itemsCollected',
-          'errorMessage',
-          'createdAt',
-        ].sort(),
-      );
+      expect(Object.keys(run).sort()).toEqual([...SPEC_RUN_FIELDS].sort());
       expect(run).toMatchObject({
         organizationId: 'default',
         runType: 'action',

@@ -1,4 +1,3 @@
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type FakeGitHub,
@@ -8,7 +7,8 @@ import {
 import { rss } from '../../../../connectors/rss/src/test/fixtures.js';
 import { document, type FeedServer, startFeedServer } from '../../../../connectors/rss/src/test/server.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
-import { type RunWorkers, startRunWorkers } from './worker.js';
+import { startTestRunWorkers } from '../../test/runtime.js';
+import type { RunWorkers } from './worker.js';
 
 /**
  * The bundled connectors, end to end on the run worker: installed by name, connected through the
@@ -25,12 +25,7 @@ beforeAll(async () => {
   server = await startTestServer();
   site = await startFeedServer();
   github = await startFakeGitHub();
-  workers = await startRunWorkers({
-    pool: server.pool,
-    encryptionKey: server.options.encryptionKey,
-    log: pino({ level: 'silent' }),
-    pollMs: 100,
-  });
+  workers = await startTestRunWorkers(server);
   expect((await server.call('POST', '/api/default/connectors', { body: { package: 'rss' } })).status).toBe(
     201,
   );

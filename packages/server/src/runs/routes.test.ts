@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createToken, startTestServer, type TestServer } from '../../test/harness.js';
+import { everyPage, SPEC_RUN_FIELDS } from '../../test/runtime.js';
 
 /**
  * Runs through the API: asked for, listed, followed and stopped. The rows a worker would write
@@ -159,27 +160,20 @@ describe('GET /api/:org/runs', () => {
     listed.push(...made.map((m) => m.id));
   });
 
-  async function everyPage(query: string, limit: number): Promise<{ ids: string[]; pages: number }> {
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const res: { status: number; body: any } = await server.call(
-        'GET',
-        `/api/default/runs?limit=${limit}${query}${cursor ? `&cursor=${cursor}` : ''}`,
-      );
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body.runs.length).toBeLessThanOrEqual(limit);
-      seen.push(...res.body.runs.map((r: { id: number }) => String(r.id)));
-      cursor = res.body.nextCursor;
-      pages++;
-    } while (cursor);
-    return { ids: seen, pages };
+  async function everyRun(query: string, limit: number): Promise<{ ids: string[]; pages: number }> {
+    const { items, pages } = await everyPage<{ id: number }>(
+      server,
+      '/api/default/runs',
+      query,
+      'runs',
+      limit,
+    );
+    return { ids: items.map((r) => String(r.id)), pages };
   }
 
   it('pages through every run newest first, with no repeat and no gap, ties broken by id', async () => {
     for (const limit of [1, 2, 3, 7, 50]) {
-      const { ids: seen, pages } = await everyPage('', limit);
+      const { ids: seen, pages } = await everyRun('', limit);
       expect(seen, `limit ${limit}`).toEqual(listed);
       // The last page says there is no next one: no empty page at the end.
       expect(pages).toBe(Math.ceil(listed.length / limit));
@@ -187,7 +181,7 @@ describe('GET /api/:org/runs', () => {
   });
 
   it('filters by feed, connection, status and type, and pages within the filter', async () => {
-    const runs = async (query: string) => (await everyPage(query, 2)).ids;
+    const runs = async (query: string) => (await everyRun(query, 2)).ids;
     const rows = async (where: string, params: unknown[]) =>
       (
         await server.pool.query<{ id: string }>(
@@ -259,30 +253,7 @@ describe('GET /api/:org/runs/:runId', () => {
     const res = await server.call('GET', `/api/default/runs/${id}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(Object.keys(res.body.run).sort()).toEqual(
-      [
-        'id',
-        'organizationId',
-        'runType',
-        'feedId',
-        'connectionId',
-        'actionKey',
-        'actionInput',
-        'actionOutput',
-        'approvalStatus',
-        'status',
-        'claimedBy',
-        'claimedAt',
-        'lastHeartbeatAt',
-        'completedAt',
-        'connectorKey',
-        'connectorVersion',
-        'checkpoint',
-        'itemsCollected',
-        'errorMessage',
-        'createdAt',
-        'itemsRejected',
-        'logLines',
-      ].sort(),
+      [...SPEC_RUN_FIELDS, 'itemsRejected', 'logLines'].sort(),
     );
     expect(res.body.run).toMatchObject({
       id: Number(id),

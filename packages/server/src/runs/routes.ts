@@ -2,7 +2,7 @@ import { pageQuerySchema } from '@svc/core';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
-import { cursorOf, encodeCursor, isId, microsOf, timestampAt } from '../events/queries.js';
+import { cursorOf, encodeCursor, isId, microsOf, timestampAt } from '../db/keyset.js';
 import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';

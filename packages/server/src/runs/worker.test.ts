@@ -1,10 +1,10 @@
-import pino from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
+import { startTestRunWorkers } from '../../test/runtime.js';
 import { createRunMetrics } from './metrics.js';
 import { cancelRun, requestSync } from './queue.js';
-import { type RunWorkers, startRunWorkers } from './worker.js';
+import type { RunWorkers } from './worker.js';
 
 /**
  * Syncs executed by the run workers, end to end: a connector installed from source runs in its
@@ -173,11 +173,7 @@ beforeAll(async () => {
   server = await startTestServer({ connectorSourceInstalls: true });
   orgId = String((await server.pool.query(`SELECT id FROM orgs WHERE slug = 'default'`)).rows[0].id);
   for (const code of [batched, unstorable, stray, kinds, failing, slow, hog, flaky]) await install(code);
-  workers = await startRunWorkers({
-    pool: server.pool,
-    encryptionKey: server.options.encryptionKey,
-    log: pino({ level: 'silent' }),
-    pollMs: 100,
+  workers = await startTestRunWorkers(server, {
     leaseMs: 10_000,
     limits: { timeoutMs: 20_000, memoryMb: 96 },
     cancelGraceMs: 3000,

@@ -1,4 +1,3 @@
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type FakeChatCompletions,
@@ -6,7 +5,8 @@ import {
   startFakeChatCompletions,
 } from '../../test/fakes/chat-completions.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
-import { type RunWorkers, startRunWorkers } from '../runs/worker.js';
+import { startTestRunWorkers } from '../../test/runtime.js';
+import type { RunWorkers } from '../runs/worker.js';
 
 /**
  * Connector actions as agent tools, end to end: the model calls `helpdesk__open_ticket`, the turn
@@ -74,11 +74,7 @@ beforeAll(async () => {
   });
   expect(connected.status).toBe(201);
   deskId = String(connected.body.connection.id);
-  workers = await startRunWorkers({
-    pool: server.pool,
-    encryptionKey: server.options.encryptionKey,
-    log: pino({ level: 'silent' }),
-    pollMs: 100,
+  workers = await startTestRunWorkers(server, {
     leaseMs: 10_000,
     limits: { timeoutMs: 20_000, memoryMb: 128 },
   });

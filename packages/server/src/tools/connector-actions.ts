@@ -62,7 +62,7 @@ export async function connectorActionTools(
             d.definition->'actions' AS actions
        FROM connections c
        JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
-      WHERE c.org_id = $1 AND c.status = 'active' AND d.definition->'runtime' IS NULL
+      WHERE c.org_id = $1 AND c.status = 'active' AND NOT d.runs_on_device
         AND jsonb_typeof(d.definition->'actions') = 'object'
       ORDER BY c.connector_key, c.id`,
     [deps.org.id],

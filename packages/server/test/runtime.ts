@@ -1,0 +1,74 @@
+/**
+ * Test helpers for the connector runtime: run workers on a test server's database, the spec's
+ * Run fields, and a list read to its last page.
+ */
+import pino from 'pino';
+import { expect } from 'vitest';
+import { type RunWorkerOptions, type RunWorkers, startRunWorkers } from '../src/runs/worker.js';
+import type { TestServer } from './harness.js';
+
+/** Run workers on `server`'s database: quiet, polling every 100 ms; `options` override. */
+export function startTestRunWorkers(
+  server: TestServer,
+  options: Partial<RunWorkerOptions> = {},
+): Promise<RunWorkers> {
+  return startRunWorkers({
+    pool: server.pool,
+    encryptionKey: server.options.encryptionKey,
+    log: pino({ level: 'silent' }),
+    pollMs: 100,
+    ...options,
+  });
+}
+
+/** The spec's Run record, as the API names its fields. */
+export const SPEC_RUN_FIELDS = [
+  'id',
+  'organizationId',
+  'runType',
+  'feedId',
+  'connectionId',
+  'actionKey',
+  'actionInput',
+  'actionOutput',
+  'approvalStatus',
+  'status',
+  'claimedBy',
+  'claimedAt',
+  'lastHeartbeatAt',
+  'completedAt',
+  'connectorKey',
+  'connectorVersion',
+  'checkpoint',
+  'itemsCollected',
+  'errorMessage',
+  'createdAt',
+];
+
+/**
+ * Every item of a cursor-paged list (`path`, its filters as `&name=value...` in `query`, `key` the
+ * array in each page), page by page; fails on a page that is not 200 or holds more than `limit`.
+ */
+export async function everyPage<T>(
+  server: TestServer,
+  path: string,
+  query: string,
+  key: string,
+  limit: number,
+): Promise<{ items: T[]; pages: number }> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const res: { status: number; body: any } = await server.call(
+      'GET',
+      `${path}?limit=${limit}${query}${cursor ? `&cursor=${cursor}` : ''}`,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body[key].length).toBeLessThanOrEqual(limit);
+    items.push(...res.body[key]);
+    cursor = res.body.nextCursor;
+    pages++;
+  } while (cursor);
+  return { items, pages };
+}
