@@ -10,21 +10,36 @@ export const messagePlatformSchema = z
 const routingText = z.string().min(1).max(200);
 
 /**
- * The body of `POST /api/v1/agents/{agentId}/messages`. Routing is platform-aware: `api` and
- * internal routes use `channel` (default `default`); `team_chat` needs `team_chat.channel`;
- * `messenger` needs `messenger.chat`.
+ * The body of `POST /api/v1/agents/{agentId}/messages`. Routing is platform-aware: on `api`, no
+ * `channel` is the caller's own conversation, a `channel` one shared by the org, a
+ * `conversationId` one to continue; internal routes use `channel` (default `default`);
+ * `team_chat` needs `team_chat.channel`; `messenger` needs `messenger.chat`.
  */
 export const messageSendSchema = z
   .strictObject({
     platform: messagePlatformSchema,
     content: z.string().min(1).max(100_000),
-    channel: routingText.optional(),
+    channel: routingText
+      .optional()
+      .describe(
+        'platform `api`: a conversation shared on purpose. Warning: every token of the org that ' +
+          'names this channel reads and writes the same conversation, its history included (the ' +
+          'model sees it). Without it (and without `conversationId`), the message goes to a ' +
+          'conversation of the calling token alone. Internal routes: default `default`.',
+      ),
+    conversationId: z
+      .uuid()
+      .optional()
+      .describe(
+        "platform `api`: continue this conversation (one of the agent's `api` conversations that " +
+          'the caller may see, as `conversationId` of an earlier answer); not with `channel`',
+      ),
     team_chat: z.strictObject({ channel: routingText, thread: routingText.optional() }).optional(),
     messenger: z.strictObject({ chat: routingText }).optional(),
   })
   .superRefine((body, ctx) => {
     const kind = body.platform.startsWith('internal.') ? 'internal' : body.platform;
-    const misplaced = (key: 'channel' | 'team_chat' | 'messenger') =>
+    const misplaced = (key: 'channel' | 'conversationId' | 'team_chat' | 'messenger') =>
       ctx.addIssue({ code: 'custom', path: [key], message: `does not apply to platform "${body.platform}"` });
     if (kind === 'team_chat' && !body.team_chat) {
       ctx.addIssue({ code: 'custom', path: ['team_chat'], message: 'required with platform "team_chat"' });
@@ -35,6 +50,14 @@ export const messageSendSchema = z
     if (kind !== 'team_chat' && body.team_chat) misplaced('team_chat');
     if (kind !== 'messenger' && body.messenger) misplaced('messenger');
     if ((kind === 'team_chat' || kind === 'messenger') && body.channel !== undefined) misplaced('channel');
+    if (kind !== 'api' && body.conversationId !== undefined) misplaced('conversationId');
+    if (body.channel !== undefined && body.conversationId !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['conversationId'],
+        message: 'names the conversation already: send either `channel` or `conversationId`',
+      });
+    }
   });
 export type MessageSend = z.infer<typeof messageSendSchema>;
 
@@ -115,7 +138,17 @@ export const conversationSchema = z.object({
   id: z.uuid(),
   agentId: z.string(),
   platform: z.string(),
-  channel: z.string(),
+  channel: z
+    .string()
+    .nullable()
+    .describe(
+      "null for a private conversation: an `api` one of a single token's messages sent without `channel`",
+    ),
+  private: z
+    .boolean()
+    .describe(
+      'of one caller alone: tokens without the `read` scope see only their own private conversations and the shared ones',
+    ),
   thread: z.string().nullable(),
   createdAt: z.string(),
   lastMessageAt: z.string().nullable(),

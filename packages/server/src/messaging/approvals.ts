@@ -5,6 +5,7 @@ import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import { type ApprovalRow, decide } from '../turns/approvals.js';
 import { MESSAGES_AUTH, orgOfMessagesCaller } from './answers.js';
+import { privateViewOf } from './visibility.js';
 
 const toApproval = (row: ApprovalRow) => ({
   id: row.id,
@@ -33,7 +34,8 @@ export function approvalRoutes(options: AppOptions) {
             'Approve or reject one tool call that paused a turn; the turn resumes once all are decided',
           description:
             'An approval belongs to one tool call and is decided once. Undecided, it expires as rejected ' +
-            'after `SVC_APPROVAL_TTL` (default 24 h). A rejection is reported to the model as refused, with the reason.',
+            'after `SVC_APPROVAL_TTL` (default 24 h). A rejection is reported to the model as refused, with the reason. ' +
+            "A token without the `read` scope decides only in shared conversations and its own private ones (another token's: 404).",
           params: z.object({ agentId: idSchema, approvalId: z.uuid() }),
           body: approvalDecisionSchema,
           response: {
@@ -48,7 +50,7 @@ export function approvalRoutes(options: AppOptions) {
         const org = await orgOfMessagesCaller(options.pool, request);
         const outcome = await decide(
           options.pool,
-          { orgId: org.id, agentId, approvalId },
+          { orgId: org.id, agentId, approvalId, view: privateViewOf(request.caller) },
           { approve: request.body.decision === 'approve', reason: request.body.reason ?? null },
         );
         if (!outcome) throw notFound(`approval "${approvalId}"`);

@@ -5,10 +5,18 @@ import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import type { ConversationHub } from '../turns/hub.js';
 import { decodeCursor, encodeCursor, MESSAGES_AUTH, orgOfMessagesCaller, toMessage } from './answers.js';
-import { type ConversationRow, listConversationMessages, listConversations } from './queries.js';
+import {
+  type ConversationRow,
+  findConversation,
+  listConversationMessages,
+  listConversations,
+} from './queries.js';
 import { lastEventId, type OpenStreams, streamConversation } from './sse.js';
+import { privateViewOf, SHARED } from './visibility.js';
 
 const tags = ['messages'];
+const VISIBILITY =
+  "A token without the `read` scope sees the shared conversations and its own private ones (an `api` conversation of its messages sent without `channel`); another token's private conversation is 404 to it. Tokens with `read` (or `write`, `admin`) see every conversation of the org.";
 const agentParams = z.object({ agentId: idSchema.describe('agentId') });
 const conversationParams = agentParams.extend({ conversationId: z.uuid() });
 
@@ -16,7 +24,8 @@ const toConversation = (row: ConversationRow) => ({
   id: row.id,
   agentId: row.agent_id,
   platform: row.platform,
-  channel: row.channel,
+  channel: row.owner === SHARED ? row.channel : null,
+  private: row.owner !== SHARED,
   thread: row.thread === '' ? null : row.thread,
   createdAt: iso(row.created_at),
   lastMessageAt: isoOrNull(row.last_message_at),
@@ -44,6 +53,7 @@ export function conversationRoutes(options: AppOptions, hub: ConversationHub) {
           tags,
           operationId: 'listConversations',
           summary: "The agent's conversations, newest first, a page at a time",
+          description: VISIBILITY,
           params: agentParams,
           querystring: pageQuerySchema,
           response: {
@@ -60,6 +70,7 @@ export function conversationRoutes(options: AppOptions, hub: ConversationHub) {
           options.pool,
           org.id,
           agentId,
+          privateViewOf(request.caller),
           cursorOf(request.query.cursor),
           limit,
         );
@@ -79,6 +90,7 @@ export function conversationRoutes(options: AppOptions, hub: ConversationHub) {
           tags,
           operationId: 'listConversationMessages',
           summary: "A conversation's messages with their replies, oldest first, a page at a time",
+          description: VISIBILITY,
           params: conversationParams,
           querystring: pageQuerySchema,
           response: {
@@ -96,6 +108,7 @@ export function conversationRoutes(options: AppOptions, hub: ConversationHub) {
           org.id,
           agentId,
           conversationId,
+          privateViewOf(request.caller),
           cursorOf(request.query.cursor),
           limit,
         );
@@ -121,7 +134,7 @@ export function conversationRoutes(options: AppOptions, hub: ConversationHub) {
             '`message.queued`, `message.started` (`attempt`: a new attempt restarts the reply), ' +
             '`reply.delta` (`text`), `reply.completed`, `reply.failed` (`error`: a problem). ' +
             'A reconnecting client sends `Last-Event-ID` (or `?after=`) and gets every later event once. ' +
-            'A `: ping` comment comes every 15 s.',
+            `A \`: ping\` comment comes every 15 s. ${VISIBILITY}`,
           params: conversationParams,
           querystring: z.object({
             after: z.coerce.number().int().min(0).optional().describe('the last event id the client has'),
@@ -132,11 +145,14 @@ export function conversationRoutes(options: AppOptions, hub: ConversationHub) {
       async (request, reply) => {
         const { agentId, conversationId } = request.params;
         const org = await orgOfMessagesCaller(options.pool, request);
-        const { rowCount } = await options.pool.query(
-          'SELECT 1 FROM conversations WHERE id = $1 AND org_id = $2 AND agent_id = $3',
-          [conversationId, org.id, agentId],
+        const found = await findConversation(
+          options.pool,
+          org.id,
+          agentId,
+          conversationId,
+          privateViewOf(request.caller),
         );
-        if (rowCount === 0) throw notFound(`conversation "${conversationId}"`);
+        if (!found) throw notFound(`conversation "${conversationId}"`);
         const after = lastEventId(request.headers['last-event-id'], request.query.after);
         streamConversation(
           reply,

@@ -13,6 +13,7 @@ import {
   takeFromBudget,
 } from './rate-limit.js';
 import type { Upload } from './uploads.js';
+import { SHARED, visibleTo } from './visibility.js';
 
 export interface MessageRow {
   id: string;
@@ -45,11 +46,34 @@ const COLUMNS =
   `(SELECT coalesce(json_agg(json_build_object('id', f.id, 'name', f.name, 'contentType', f.content_type, 'size', f.size)
             ORDER BY f.position), '[]') FROM message_files f WHERE f.message_id = messages.id) AS files`;
 
-/** The conversation key: (agent, platform, channel[, thread]). */
-export function conversationKey(body: MessageSend): { channel: string; thread: string } {
-  if (body.team_chat) return { channel: body.team_chat.channel, thread: body.team_chat.thread ?? '' };
-  if (body.messenger) return { channel: body.messenger.chat, thread: '' };
-  return { channel: body.channel ?? 'default', thread: '' };
+/** A conversation is (agent, platform, channel, thread, owner); these are the last four. */
+export interface ConversationKey {
+  platform: string;
+  channel: string;
+  thread: string;
+  owner: string;
+}
+
+/**
+ * The conversation a message goes to, but for `conversationId` (the route finds that one). On
+ * platform `api` without `channel`: the sender's own (`owner`, see visibility.ts), whose channel
+ * is '', a name no `channel` can take.
+ */
+export function conversationKey(body: MessageSend, owner: string | undefined): ConversationKey {
+  const shared = (channel: string, thread = '') => ({
+    platform: body.platform,
+    channel,
+    thread,
+    owner: SHARED,
+  });
+  if (body.team_chat) return shared(body.team_chat.channel, body.team_chat.thread ?? '');
+  if (body.messenger) return shared(body.messenger.chat);
+  if (body.platform === 'api' && body.channel === undefined) {
+    // Never a shared conversation by default: that is the leak private conversations close.
+    if (!owner) throw new Error('a message to a private conversation needs its sender');
+    return { platform: 'api', channel: '', thread: '', owner };
+  }
+  return shared(body.channel ?? 'default');
 }
 
 type EnqueueInput = {
@@ -60,6 +84,10 @@ type EnqueueInput = {
   requestHash: string;
   /** Files of a multipart message, stored with it. */
   files: Upload[];
+  /** The sender as the owner of private conversations (visibility.ts); chat platforms have none. */
+  owner?: string;
+  /** The conversation when the route knows it already (`conversationId`); otherwise from the body. */
+  conversation?: ConversationKey;
   /** The sender's budget, paid only for a message this call queues (never for a replay or a 404). */
   budget: { limit: RateLimit; key: string } | null;
   /**
@@ -129,7 +157,7 @@ async function enqueueInOneStatement(
   input: EnqueueInput,
   content: string,
 ): Promise<EnqueueOutcome> {
-  const { channel, thread } = conversationKey(input.body);
+  const key = input.conversation ?? conversationKey(input.body, input.owner);
   const { rows } = await pool.query<MessageRow>(
     `WITH receipt AS (
        INSERT INTO webhook_receipts (stable_id, dedup_key) SELECT $11, $12 WHERE $11::text IS NOT NULL
@@ -137,11 +165,11 @@ async function enqueueInOneStatement(
      ),
      payment AS (${paymentSql(7, 8, 9)}),
      conversation AS (
-       INSERT INTO conversations (org_id, agent_id, platform, channel, thread, last_seq)
-       SELECT $1, $2, $3, $4, $5, 1
+       INSERT INTO conversations (org_id, agent_id, platform, channel, thread, owner, last_seq)
+       SELECT $1, $2, $3, $4, $5, $14, 1
         WHERE ($7::text IS NULL OR EXISTS (SELECT 1 FROM payment))
           AND ($11::text IS NULL OR EXISTS (SELECT 1 FROM receipt))
-       ON CONFLICT (org_id, agent_id, platform, channel, thread)
+       ON CONFLICT (org_id, agent_id, platform, channel, thread, owner)
          DO UPDATE SET last_seq = conversations.last_seq + 1
        RETURNING id, last_seq
      ),
@@ -161,9 +189,9 @@ async function enqueueInOneStatement(
     [
       input.orgId,
       input.agentId,
-      input.body.platform,
-      channel,
-      thread,
+      key.platform,
+      key.channel,
+      key.thread,
       content,
       input.budget?.key ?? null,
       ...(input.budget ? paymentParams(input.budget.limit) : [0, 0]),
@@ -173,6 +201,7 @@ async function enqueueInOneStatement(
       input.fromPlatform
         ? JSON.stringify({ kind: input.fromPlatform.replyTo.kind, to: input.fromPlatform.replyTo.to })
         : null,
+      key.owner,
     ],
   );
   if (rows[0]) return { row: rows[0], replayed: false };
@@ -195,12 +224,13 @@ async function enqueueInTransaction(
         [input.orgId, input.idempotencyKey],
       );
     }
-    const { channel, thread } = conversationKey(input.body);
+    const key = input.conversation ?? conversationKey(input.body, input.owner);
     // As in one statement (above): the conversation's row is locked before created_at is read.
     const inserted = await client.query<MessageRow>(
       `WITH conversation AS (
-         INSERT INTO conversations (org_id, agent_id, platform, channel, thread) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (org_id, agent_id, platform, channel, thread) DO UPDATE SET platform = excluded.platform
+         INSERT INTO conversations (org_id, agent_id, platform, channel, thread, owner)
+         VALUES ($1, $2, $3, $4, $5, $9)
+         ON CONFLICT (org_id, agent_id, platform, channel, thread, owner) DO UPDATE SET platform = excluded.platform
          RETURNING id
        )
        INSERT INTO messages (conversation_id, org_id, agent_id, content, idempotency_key, request_hash, created_at)
@@ -210,12 +240,13 @@ async function enqueueInTransaction(
       [
         input.orgId,
         input.agentId,
-        input.body.platform,
-        channel,
-        thread,
+        key.platform,
+        key.channel,
+        key.thread,
         content,
         input.idempotencyKey,
         input.requestHash,
+        key.owner,
       ],
     );
     const message = inserted.rows[0];
@@ -250,15 +281,23 @@ async function enqueueInTransaction(
   });
 }
 
+/**
+ * One message of the agent; null when there is none, or when `view` (visibility.ts: null sees the
+ * whole org) may not see its conversation.
+ */
 export async function getMessage(
   pool: Pool,
   orgId: string,
   agentId: string,
   id: string,
+  view: string | null,
 ): Promise<MessageRow | null> {
   const { rows } = await pool.query<MessageRow>(
-    `SELECT ${COLUMNS} FROM messages WHERE org_id = $1 AND agent_id = $2 AND id = $3`,
-    [orgId, agentId, id],
+    `SELECT ${COLUMNS} FROM messages
+      WHERE org_id = $1 AND agent_id = $2 AND id = $3
+        AND ($4::text IS NULL OR EXISTS (
+              SELECT 1 FROM conversations c WHERE c.id = messages.conversation_id AND ${visibleTo('c', 4)}))`,
+    [orgId, agentId, id, view],
   );
   return rows[0] ?? null;
 }
@@ -269,44 +308,66 @@ export interface ConversationRow {
   platform: string;
   channel: string;
   thread: string;
+  owner: string;
   created_at: Date;
   last_message_at: Date | null;
   cursor_at: string;
 }
 
-/** The agent's conversations, newest first, after `cursor` ([createdAt, id]). */
+const CONVERSATION_COLUMNS =
+  'c.id, c.agent_id, c.platform, c.channel, c.thread, c.owner, c.created_at, c.created_at::text AS cursor_at, ' +
+  '(SELECT max(m.created_at) FROM messages m WHERE m.conversation_id = c.id) AS last_message_at';
+
+/** The agent's conversations that `view` may see, newest first, after `cursor` ([createdAt, id]). */
 export async function listConversations(
   pool: Pool,
   orgId: string,
   agentId: string,
+  view: string | null,
   cursor: [string, string] | null,
   limit: number,
 ): Promise<ConversationRow[]> {
   const { rows } = await pool.query<ConversationRow>(
-    `SELECT c.id, c.agent_id, c.platform, c.channel, c.thread, c.created_at, c.created_at::text AS cursor_at,
-            (SELECT max(m.created_at) FROM messages m WHERE m.conversation_id = c.id) AS last_message_at
+    `SELECT ${CONVERSATION_COLUMNS}
        FROM conversations c
-      WHERE c.org_id = $1 AND c.agent_id = $2
+      WHERE c.org_id = $1 AND c.agent_id = $2 AND ${visibleTo('c', 6)}
         AND ($3::timestamptz IS NULL OR (c.created_at, c.id) < ($3::timestamptz, $4::uuid))
       ORDER BY c.created_at DESC, c.id DESC
       LIMIT $5`,
-    [orgId, agentId, cursor?.[0] ?? null, cursor?.[1] ?? null, limit],
+    [orgId, agentId, cursor?.[0] ?? null, cursor?.[1] ?? null, limit, view],
   );
   return rows;
 }
 
-/** A conversation's messages, oldest first, after `cursor` ([createdAt, id]); null when it is not the caller's. */
+/** One conversation of the agent, if `view` may see it. */
+export async function findConversation(
+  pool: Pool,
+  orgId: string,
+  agentId: string,
+  conversationId: string,
+  view: string | null,
+): Promise<ConversationRow | null> {
+  const { rows } = await pool.query<ConversationRow>(
+    `SELECT ${CONVERSATION_COLUMNS} FROM conversations c
+      WHERE c.id = $1 AND c.org_id = $2 AND c.agent_id = $3 AND ${visibleTo('c', 4)}`,
+    [conversationId, orgId, agentId, view],
+  );
+  return rows[0] ?? null;
+}
+
+/** A conversation's messages, oldest first, after `cursor` ([createdAt, id]); null when `view` may not see it. */
 export async function listConversationMessages(
   pool: Pool,
   orgId: string,
   agentId: string,
   conversationId: string,
+  view: string | null,
   cursor: [string, string] | null,
   limit: number,
 ): Promise<(MessageRow & { cursor_at: string })[] | null> {
   const owned = await pool.query(
-    'SELECT 1 FROM conversations WHERE id = $1 AND org_id = $2 AND agent_id = $3',
-    [conversationId, orgId, agentId],
+    `SELECT 1 FROM conversations c WHERE c.id = $1 AND c.org_id = $2 AND c.agent_id = $3 AND ${visibleTo('c', 4)}`,
+    [conversationId, orgId, agentId, view],
   );
   if (owned.rowCount === 0) return null;
   const { rows } = await pool.query<MessageRow & { cursor_at: string }>(

@@ -8,9 +8,16 @@ import type { App, AppOptions, OrgRef } from '../http/types.js';
 import type { Announcer } from '../turns/events.js';
 import type { ConversationHub } from '../turns/hub.js';
 import { MESSAGES_AUTH, orgOfMessagesCaller, toMessage } from './answers.js';
-import { enqueueMessage, getMessage, type MessageRow } from './queries.js';
+import {
+  type ConversationKey,
+  enqueueMessage,
+  findConversation,
+  getMessage,
+  type MessageRow,
+} from './queries.js';
 import { parseRateLimit } from './rate-limit.js';
-import { DEFAULT_UPLOAD_LIMITS, registerUploads } from './uploads.js';
+import { DEFAULT_UPLOAD_LIMITS, registerUploads, type Upload } from './uploads.js';
+import { ownerOf, privateViewOf, visibleTo } from './visibility.js';
 
 /** `Prefer: wait=N`, N from 0 to 60 (RFC 7240); null without it. */
 function preferredWait(prefer: string | undefined): number | null {
@@ -20,6 +27,22 @@ function preferredWait(prefer: string | undefined): number | null {
 
 const tags = ['messages'];
 
+/**
+ * What an `Idempotency-Key` replay must match: the agent, the body, the files (content, name and
+ * type), and the sender, since a replay answers the first message, which may be in the first
+ * sender's private conversation.
+ */
+function requestFingerprint(agentId: string, body: unknown, files: Upload[], owner: string): string {
+  const fileFacts = files.map((file) => [
+    file.name,
+    file.contentType,
+    createHash('sha256').update(file.data).digest('hex'),
+  ]);
+  return createHash('sha256')
+    .update(JSON.stringify([agentId, body, fileFacts, owner]))
+    .digest('hex');
+}
+
 /** The multipart form of a message: the JSON body's fields, and its files as `files` parts. */
 const MULTIPART_MESSAGE = {
   type: 'object',
@@ -27,7 +50,17 @@ const MULTIPART_MESSAGE = {
   properties: {
     platform: { type: 'string', description: 'api, team_chat, messenger or internal.<name>' },
     content: { type: 'string' },
-    channel: { type: 'string' },
+    channel: {
+      type: 'string',
+      description:
+        'platform api: a conversation shared by every token of the org that names it (history included); ' +
+        "without it, the calling token's own conversation",
+    },
+    conversationId: {
+      type: 'string',
+      format: 'uuid',
+      description: 'platform api: continue this conversation',
+    },
     team_chat: { type: 'string', description: 'JSON text: {"channel": "...", "thread": "..."}' },
     messenger: { type: 'string', description: 'JSON text: {"chat": "..."}' },
     files: {
@@ -66,7 +99,7 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub, annou
     try {
       for (;;) {
         woken = false;
-        const current = ended(await getMessage(options.pool, org.id, agentId, row.id));
+        const current = ended(await getMessage(options.pool, org.id, agentId, row.id, null));
         const left = deadline - Date.now();
         if (current || left <= 0) return current;
         if (woken) continue;
@@ -98,8 +131,13 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub, annou
           operationId: 'sendMessage',
           summary: "Send a message to an agent; it is queued for the agent's next turn",
           description:
-            'With `Idempotency-Key`, the same key and body within 24 hours replays the first answer ' +
-            '(`Idempotent-Replayed: true`); the same key with another body is 422.',
+            'On platform `api`, a message without `channel` goes to a conversation of the calling token ' +
+            'alone (the admin password is a caller of its own): another token never sees it, and the ' +
+            "model sees none of the other tokens' messages. `conversationId` continues one of them. " +
+            '**Warning:** a `channel` names a conversation shared by every token of the org that names ' +
+            'it, its history included; use one only to share on purpose.\n\n' +
+            'With `Idempotency-Key`, the same key, body and files from the same token within 24 hours ' +
+            'replays the first answer (`Idempotent-Replayed: true`); the same key otherwise is 422.',
           params: agentParams,
           headers: z.object({
             'idempotency-key': z.string().min(1).max(200).optional(),
@@ -130,10 +168,34 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub, annou
           throw new ProblemError(403, 'forbidden', `internal platform routes need an admin token`);
         }
         const org = await orgOfCaller(request);
-        const requestHash = createHash('sha256')
-          .update(JSON.stringify([agentId, body]))
-          .digest('hex');
+        const owner = ownerOf(request.caller);
+        const requestHash = requestFingerprint(agentId, body, request.uploads, owner);
         const idempotencyKey = request.headers['idempotency-key'] ?? null;
+        let conversation: ConversationKey | undefined;
+        if (body.conversationId !== undefined) {
+          const found = await findConversation(
+            options.pool,
+            org.id,
+            agentId,
+            body.conversationId,
+            privateViewOf(request.caller),
+          );
+          if (!found) throw notFound(`conversation "${body.conversationId}"`);
+          if (found.platform !== 'api') {
+            throw new ProblemError(400, 'validation_failed', `conversation "${found.id}" is not an api one`, [
+              {
+                path: '/body/conversationId',
+                message: `a ${found.platform} conversation continues on its platform`,
+              },
+            ]);
+          }
+          conversation = {
+            platform: found.platform,
+            channel: found.channel,
+            thread: found.thread,
+            owner: found.owner,
+          };
+        }
         const outcome = await enqueueMessage(options.pool, announcer, {
           orgId: org.id,
           agentId,
@@ -141,6 +203,8 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub, annou
           idempotencyKey,
           requestHash,
           files: request.uploads,
+          owner,
+          ...(conversation ? { conversation } : {}),
           // Each token pays for the messages it queues (the admin password has a budget of its own):
           // every message will cost a model call, so a leaked or looping client must not spend
           // without bound. A replay or a refused request costs nothing.
@@ -206,7 +270,7 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub, annou
       async (request) => {
         const { agentId, messageId } = request.params;
         const org = await orgOfCaller(request);
-        const row = await getMessage(options.pool, org.id, agentId, messageId);
+        const row = await getMessage(options.pool, org.id, agentId, messageId, privateViewOf(request.caller));
         if (!row) throw notFound(`message "${messageId}"`);
         return toMessage(row, options.basePath);
       },
@@ -235,8 +299,9 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub, annou
         const org = await orgOfCaller(request);
         const { rows } = await options.pool.query<{ name: string; data: Buffer }>(
           `SELECT f.name, f.data FROM message_files f JOIN messages m ON m.id = f.message_id
-            WHERE f.id = $1 AND f.message_id = $2 AND m.org_id = $3 AND m.agent_id = $4`,
-          [fileId, messageId, org.id, agentId],
+             JOIN conversations c ON c.id = m.conversation_id
+            WHERE f.id = $1 AND f.message_id = $2 AND m.org_id = $3 AND m.agent_id = $4 AND ${visibleTo('c', 5)}`,
+          [fileId, messageId, org.id, agentId, privateViewOf(request.caller)],
         );
         const file = rows[0];
         if (!file) throw notFound(`file "${fileId}"`);

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { Pool, PoolClient } from 'pg';
 import { rollback, transaction } from '../db/transaction.js';
+import { visibleTo } from '../messaging/visibility.js';
 import { appendEvent, WORK_CHANNEL } from './events.js';
 import { type ClaimedTurn, EXPIRE_APPROVALS_LOCK, reaperTurn, whileLeased } from './queue.js';
 
@@ -132,13 +133,17 @@ export interface ApprovalRow {
  */
 export async function decide(
   pool: Pool,
-  target: { orgId: string; agentId: string; approvalId: string },
+  /** `view`: whose private conversations the decider may see (messaging/visibility.ts); null: all. */
+  target: { orgId: string; agentId: string; approvalId: string; view: string | null },
   decision: { approve: boolean; reason: string | null },
 ): Promise<{ approval: ApprovalRow; already: boolean } | null> {
   return transaction(pool, async (client) => {
     const { rows } = await client.query<ApprovalRow>(
-      'SELECT * FROM approvals WHERE id = $1 AND org_id = $2 AND agent_id = $3 FOR UPDATE',
-      [target.approvalId, target.orgId, target.agentId],
+      `SELECT * FROM approvals WHERE id = $1 AND org_id = $2 AND agent_id = $3
+          AND ($4::text IS NULL OR EXISTS (
+                SELECT 1 FROM conversations c WHERE c.id = approvals.conversation_id AND ${visibleTo('c', 4)}))
+        FOR UPDATE OF approvals`,
+      [target.approvalId, target.orgId, target.agentId, target.view],
     );
     const current = rows[0];
     if (current?.status !== 'pending') {
