@@ -57,7 +57,7 @@ async function streamStatus(token: string, conversationId: string): Promise<numb
 describe('private conversations on platform api', () => {
   let aliceMessage: any;
 
-  it('give each token a conversation of its own: the model never sees another token\'s messages', async () => {
+  it("give each token a conversation of its own: the model never sees another token's messages", async () => {
     const first = await converse(alice, { content: 'my locker code is 4711' });
     aliceMessage = first.message;
     const other = await converse(bob, { content: 'what do you know about lockers?' });
@@ -74,12 +74,9 @@ describe('private conversations on platform api', () => {
     expect(new Set([admin.message.conversationId, first.message.conversationId]).size).toBe(2);
   });
 
-  it("answer 404 to another token for the conversation, its history, its stream and its messages", async () => {
+  it('answer 404 to another token for the conversation, its history, its stream and its messages', async () => {
     const conversationId = aliceMessage.conversationId;
-    for (const path of [
-      `/conversations/${conversationId}/messages`,
-      `/messages/${aliceMessage.id}`,
-    ]) {
+    for (const path of [`/conversations/${conversationId}/messages`, `/messages/${aliceMessage.id}`]) {
       const hidden = await get(bob, path);
       expect(hidden.status, path).toBe(404);
       expect(hidden.body.code).toBe('not_found');
@@ -144,7 +141,11 @@ describe('private conversations on platform api', () => {
   it("never replay one token's message to another that reuses its Idempotency-Key", async () => {
     const body = { platform: 'api', content: 'same words' };
     const headers = { 'idempotency-key': 'shared-key' };
-    const first = await server.call('POST', '/api/v1/agents/support/messages', { body, headers, token: alice });
+    const first = await server.call('POST', '/api/v1/agents/support/messages', {
+      body,
+      headers,
+      token: alice,
+    });
     expect(first.status).toBe(202);
     const second = await server.call('POST', '/api/v1/agents/support/messages', {
       body,
