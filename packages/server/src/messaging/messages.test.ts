@@ -88,4 +88,36 @@ describe('POST /api/v1/agents/{agentId}/messages', () => {
     });
     expect(missing.status).toBe(404);
   });
+
+  it('refuses JSON content that cannot be stored as written, naming the field, and stores nothing', async () => {
+    const count = async () =>
+      (await server.pool.query('SELECT count(*)::int AS n FROM messages')).rows[0].n as number;
+    const before = await count();
+    for (const raw of [
+      '{"platform": "api", "content": "a\\u0000b"}',
+      '{"platform": "api", "content": "a\\ud800b"}',
+    ]) {
+      const res = await server.call('POST', '/api/v1/agents/support/messages', {
+        raw,
+        token,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.status, raw).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ code: 'validation_failed', errors: [{ path: '/body/content' }] });
+    }
+    // Bytes that are not UTF-8 are not JSON text at all (RFC 8259): refused whole, never repaired.
+    const bytes = await fetch(`${server.url}/api/v1/agents/support/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: Buffer.concat([
+        Buffer.from('{"platform": "api", "content": "a'),
+        Buffer.from([0xff]),
+        Buffer.from('"}'),
+      ]),
+    });
+    expect(bytes.status).toBe(400);
+    expect(((await bytes.json()) as any).code).toBe('malformed_json');
+    expect(await count()).toBe(before);
+  });
 });

@@ -178,4 +178,123 @@ describe('multipart messages', () => {
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as any).errors[0].path).toBe('/body/attachment');
   });
+
+  it('refuse an Idempotency-Key replay whose files differ in content, name or type', async () => {
+    const form = (data: string, name = 'notes.txt', type = 'text/plain') => {
+      const f = new FormData();
+      f.set('platform', 'api');
+      f.set('content', 'read the notes');
+      f.append('files', new Blob([data], { type }), name);
+      return f;
+    };
+    const post = (body: FormData) =>
+      fetch(`${server.url}/api/v1/agents/reader/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_PASSWORD}`, 'idempotency-key': 'files-key' },
+        body,
+      });
+    const first = await post(form('version one'));
+    expect(first.status).toBe(202);
+    const same = await post(form('version one'));
+    expect(same.status).toBe(202);
+    expect(same.headers.get('idempotent-replayed')).toBe('true');
+    for (const other of [
+      form('version two'),
+      form('version one', 'other.txt'),
+      form('version one', 'notes.txt', 'text/markdown'),
+    ]) {
+      const res = await post(other);
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as any).code).toBe('idempotency_key_reused');
+    }
+  });
+
+  it('refuse text that cannot be stored as sent, naming its field, and store nothing', async () => {
+    const part = (headers: string, value: Buffer | string) =>
+      Buffer.concat([
+        Buffer.from(`--b\r\n${headers}\r\n\r\n`, 'latin1'),
+        Buffer.from(value as never),
+        Buffer.from('\r\n'),
+      ]);
+    const field = (name: string, value: Buffer | string) =>
+      part(`Content-Disposition: form-data; name="${name}"`, value);
+    const send = (...parts: Buffer[]) =>
+      fetch(`${server.url}/api/v1/agents/reader/messages`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${ADMIN_PASSWORD}`,
+          'content-type': 'multipart/form-data; boundary=b',
+        },
+        body: Buffer.concat([...parts, Buffer.from('--b--\r\n')]),
+      });
+    const platform = field('platform', 'api');
+    const cases: [string, Buffer[], string][] = [
+      ['invalid UTF-8', [platform, field('content', Buffer.from([0x61, 0xff, 0x62]))], '/body/content'],
+      [
+        'a surrogate as UTF-8 bytes',
+        [platform, field('content', Buffer.from([0x61, 0xed, 0xa0, 0x80]))],
+        '/body/content',
+      ],
+      ['a NUL', [platform, field('content', Buffer.from('a\u0000b'))], '/body/content'],
+      [
+        'a NUL in a channel',
+        [platform, field('content', 'hi'), field('channel', 'a\u0000')],
+        '/body/channel',
+      ],
+      [
+        'an escaped NUL in team_chat',
+        [
+          field('platform', 'team_chat'),
+          field('content', 'hi'),
+          field('team_chat', '{"channel": "C\\u0000"}'),
+        ],
+        '/body/team_chat/channel',
+      ],
+      [
+        'a NUL in a file name',
+        [
+          platform,
+          field('content', 'hi'),
+          part(`Content-Disposition: form-data; name="files"; filename*=UTF-8''a%00b.txt`, 'x'),
+        ],
+        '/body/files/0/name',
+      ],
+      [
+        'a file name that is not UTF-8',
+        [
+          platform,
+          field('content', 'hi'),
+          part('Content-Disposition: form-data; name="files"; filename="\xff.txt"', 'x'),
+        ],
+        '/body/files/0/name',
+      ],
+      [
+        'half a surrogate pair in a file name',
+        [
+          platform,
+          field('content', 'hi'),
+          part(`Content-Disposition: form-data; name="files"; filename*=utf-16le''%00%D8`, 'x'),
+        ],
+        '/body/files/0/name',
+      ],
+    ];
+    const before = await stored();
+    for (const [what, parts, path] of cases) {
+      const res = await send(...parts);
+      const body = (await res.json()) as any;
+      expect(res.status, what).toBe(400);
+      expect(res.headers.get('content-type'), what).toMatch(/^application\/problem\+json/);
+      expect(body.code, what).toBe('validation_failed');
+      expect(body.errors, what).toContainEqual(expect.objectContaining({ path }));
+    }
+    expect(await stored()).toEqual(before);
+    // Well-formed text goes through as sent: 100,000 characters of three bytes each, none lost.
+    const long = '語'.repeat(100_000);
+    const ok = await send(platform, field('content', long));
+    expect(ok.status).toBe(202);
+    const { rows } = await server.pool.query('SELECT content FROM messages WHERE id = $1', [
+      ((await ok.json()) as any).id,
+    ]);
+    expect(rows[0].content).toBe(long);
+  });
 });
