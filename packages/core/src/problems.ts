@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const PROBLEM_CODES = [
   'validation_failed',
   'malformed_json',
+  'malformed_multipart',
   'malformed_request',
   'unauthorized',
   'forbidden',
@@ -19,6 +20,8 @@ export const PROBLEM_CODES = [
   'token_name_taken',
   'idempotency_key_reused',
   'secret_reserved',
+  // Posted connector source, on a host where the OS sandbox cannot start.
+  'sandbox_unavailable',
   'payload_too_large',
   'uri_too_long',
   'request_header_too_large',

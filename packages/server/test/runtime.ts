@@ -4,8 +4,13 @@
  */
 import pino from 'pino';
 import { expect } from 'vitest';
-import { type RunWorkerOptions, type RunWorkers, startRunWorkers } from '../src/runs/worker.js';
-import type { TestServer } from './harness.js';
+import {
+  DEFAULT_RUN_LIMITS,
+  type RunWorkerOptions,
+  type RunWorkers,
+  startRunWorkers,
+} from '../src/runs/worker.js';
+import { type TestServer, testSourceInstalls } from './harness.js';
 
 /** Run workers on `server`'s database: quiet, polling every 100 ms; `options` override. */
 export function startTestRunWorkers(
@@ -18,6 +23,13 @@ export function startTestRunWorkers(
     log: pino({ level: 'silent' }),
     pollMs: 100,
     ...options,
+    // The test's own limits, with what its children may reach and run in as the server's.
+    limits: {
+      ...DEFAULT_RUN_LIMITS,
+      egress: server.options.egress.policy,
+      unsandboxedSource: testSourceInstalls() === 'unsandboxed',
+      ...options.limits,
+    },
   });
 }
 

@@ -36,6 +36,9 @@ export function checkEnvelopes(events: unknown, firstIndex: number): EventEnvelo
   return (events as EventEnvelope[]).map(normalizeEnvelope);
 }
 
+/** The largest event the server stores, as JSON: a feed's item, not a file. */
+export const MAX_ENVELOPE_BYTES = 1024 * 1024;
+
 /**
  * What the server would refuse in one envelope, field by field; empty when it is sound. The server's
  * worker checks each envelope with it, so that one bad item is rejected rather than its batch.
@@ -44,8 +47,18 @@ export function envelopeProblems(event: unknown): { field: string; message: stri
   const parsed = eventEnvelopeSchema.safeParse(event, { reportInput: true });
   if (parsed.success) {
     // occurred_at may be a Date (it is sent as its ISO text); anything else must be JSON already.
-    const wire = wireProblem(normalizeEnvelope(event as EventEnvelope));
-    return wire ? [{ field: wire.path, message: wire.message }] : [];
+    const normalized = normalizeEnvelope(event as EventEnvelope);
+    const wire = wireProblem(normalized);
+    if (wire) return [{ field: wire.path, message: wire.message }];
+    const bytes = Buffer.byteLength(JSON.stringify(normalized), 'utf8');
+    return bytes > MAX_ENVELOPE_BYTES
+      ? [
+          {
+            field: '(envelope)',
+            message: `is ${bytes} bytes as JSON, over the ${MAX_ENVELOPE_BYTES} an event may be; keep large content out of the event (link to it with source_url)`,
+          },
+        ]
+      : [];
   }
   return parsed.error.issues.flatMap((issue) => {
     const fields =

@@ -1,4 +1,10 @@
-export { EnvelopeError, type EnvelopeProblem, envelopeProblems } from './check.js';
+export {
+  EnvelopeError,
+  type EnvelopeProblem,
+  envelopeProblems,
+  MAX_ENVELOPE_BYTES,
+  wireProblem,
+} from './check.js';
 export { HarnessError, SyncFailedError } from './inputs.js';
 export { type ActionRun, type RunActionOptions, runAction } from './run-action.js';
 export { type RunSyncOptions, runSync, type SyncRun } from './run-sync.js';

@@ -2,6 +2,7 @@ import type { ConnectorDefinition } from '@svc/connector-sdk';
 import type { Pool, PoolClient } from 'pg';
 import { transaction } from '../db/transaction.js';
 import { seal } from '../secrets/cipher.js';
+import { grantCredentialHosts } from './grants.js';
 import { renderDisplayName, schemaDetails } from './model.js';
 
 export interface ConnectionRow {
@@ -91,6 +92,9 @@ export async function createConnection(
     }
     for (const feed of Object.values(input.definition.feeds ?? {}).filter((f) => !f.userManaged)) {
       await insertFeed(client, input.orgId, id, feed.key, {}, feed);
+    }
+    if (input.credentials && Object.keys(input.credentials).length > 0) {
+      await grantCredentialHosts(client, id, input.definition);
     }
     return (await connectionById(client, input.orgId, id)) as ConnectionRow;
   });

@@ -6,6 +6,7 @@ import { iso, isoOrNull, orgParams, problemResponse, problemResponses } from '..
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import { seal } from '../secrets/cipher.js';
+import { grantCredentialHosts } from './grants.js';
 import { credentialProblems, renderDisplayName, schemaDetails } from './model.js';
 import {
   type ConnectionRow,
@@ -219,6 +220,7 @@ export function connectionRoutes(options: AppOptions) {
           response: {
             200: z.object({ result: z.enum(['updated', 'unchanged']), connection: connectionSchema }),
             409: problemResponse('The connection is in error or revoked: it needs new credentials'),
+            422: problemResponse('The credentials are not what the connector takes'),
             ...problemResponses,
           },
         },
@@ -251,6 +253,8 @@ export function connectionRoutes(options: AppOptions) {
                 Object.keys(renewed).sort(),
               ],
             );
+            // New credentials are granted for the hosts the config names now (grants.ts).
+            if (install) await grantCredentialHosts(client, connectionId, install.definition);
             current.status =
               current.status === 'error' || current.status === 'revoked' ? 'active' : current.status;
           }

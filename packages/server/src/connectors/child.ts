@@ -1,40 +1,41 @@
 /**
  * The child process that connector code runs in (sandbox.ts starts it): it imports the connector
- * and runs one task (read its definition, a sync, an action) over IPC. Nothing of the server is
- * loaded here, and its environment holds no secret of the server's.
+ * and runs one task (read its definition, a sync, an action), spoken to in frames over fd 3
+ * (frames.ts). Nothing of the server is loaded here, and its environment holds no secret of the
+ * server's. Its `fetch` goes through the parent's egress socket (child-network.ts).
  *
- * Envelopes are checked here, one by one, before they cross: the server gets sound envelopes and
- * the reasons for the others, and its own process spends no time on them.
+ * Envelopes are sorted here, so that a connector's author sees the same reasons the server gives;
+ * the server checks them all again (connector code runs in this process: it may say anything).
  */
 
+import { Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import {
   type Checkpoint,
   type Connector,
   createConnectorLogger,
-  type EventEnvelope,
-  envelopeProblems,
   findConnector,
-  normalizeEnvelope,
-  schemaProblems,
   withRunLogger,
 } from '@svc/connector-sdk';
-import type {
-  ChildMessage,
-  ConnectorModule,
-  ExecuteTask,
-  ParentMessage,
-  RejectedItem,
-  SyncTask,
-} from './protocol.js';
+import { routeFetchThroughParent } from './child-network.js';
+import { sortEnvelopes } from './envelopes.js';
+import { encodeFrame, readFrames } from './frames.js';
+import type { ChildMessage, ConnectorModule, ExecuteTask, ParentMessage, SyncTask } from './protocol.js';
 
-const send = (message: ChildMessage) =>
+// bwrap sets it; the connector's environment is only what the server gives.
+delete process.env.PWD;
+if (process.env.SVC_EGRESS_SOCKET) routeFetchThroughParent(process.env.SVC_EGRESS_SOCKET);
+
+const channel = new Socket({ fd: 3, readable: true, writable: true });
+
+const send = (message: ChildMessage | Record<string, unknown>) =>
   new Promise<void>((resolve, reject) =>
-    process.send?.(message, (error: Error | null) => (error ? reject(error) : resolve())),
+    channel.write(encodeFrame(message), (error?: Error | null) => (error ? reject(error) : resolve())),
   );
 
 // The server is gone (killed, or it dropped this run): nothing this process does can land.
-process.on('disconnect', () => process.exit(1));
+channel.on('close', () => process.exit(1));
+channel.on('error', () => process.exit(1));
 
 async function load(module: ConnectorModule): Promise<Connector> {
   const where = 'package' in module ? module.package : module.name;
@@ -62,38 +63,6 @@ function committed(message: { type: 'events' | 'checkpoint' } & Record<string, u
     waiting.set(id, { resolve, reject });
     send({ ...message, seq: id } as ChildMessage).catch(reject);
   });
-}
-
-/** Sound envelopes (occurred_at as ISO text), and the others with why, as the server counts them. */
-function sortEnvelopes(
-  events: unknown,
-  kinds: SyncTask['eventKinds'],
-): { events: EventEnvelope[]; rejected: RejectedItem[] } {
-  if (!Array.isArray(events)) throw new Error('emitted events must be an array of event envelopes');
-  const sound: EventEnvelope[] = [];
-  const rejected: RejectedItem[] = [];
-  for (const event of events) {
-    const originId =
-      typeof (event as EventEnvelope)?.origin_id === 'string' ? (event as EventEnvelope).origin_id : null;
-    const problems = envelopeProblems(event).map((p) => `${p.field}: ${p.message}`);
-    if (problems.length === 0 && kinds) {
-      const envelope = event as EventEnvelope;
-      const kind = envelope.origin_type ?? envelope.semantic_type;
-      const declared = kind === undefined ? undefined : kinds[kind];
-      if (!declared) {
-        problems.push(
-          `kind "${kind ?? '(none)'}" (origin_type, else semantic_type) is not one of the feed's eventKinds: ${Object.keys(kinds).join(', ')}`,
-        );
-      } else if (declared.metadataSchema) {
-        problems.push(
-          ...schemaProblems(declared.metadataSchema, envelope.metadata ?? {}).map((p) => `metadata.${p}`),
-        );
-      }
-    }
-    if (problems.length > 0) rejected.push({ origin_id: originId, reason: problems.join('; ') });
-    else sound.push(normalizeEnvelope(event as EventEnvelope));
-  }
-  return { events: sound, rejected };
 }
 
 function runLogger(connectorKey: string, secrets: string[]) {
@@ -177,7 +146,7 @@ function refusedCredentials(error: unknown): boolean {
   return false;
 }
 
-process.on('message', async (message: ParentMessage) => {
+const onTask = async (message: ParentMessage) => {
   if ('type' in message) {
     if (message.type === 'cancel') stop.abort(new Error('the run was cancelled'));
     else {
@@ -193,16 +162,23 @@ process.on('message', async (message: ParentMessage) => {
     if (message.task === 'definition') {
       const connector = await load(message.module);
       // Through JSON, as the server will keep it: a definition that does not survive it is refused.
-      process.send?.({ ok: true, definition: JSON.parse(JSON.stringify(connector.definition ?? null)) });
+      await send({ ok: true, definition: JSON.parse(JSON.stringify(connector.definition ?? null)) });
       return;
     }
     await send(message.task === 'sync' ? await sync(message) : await execute(message));
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    if (message.task === 'definition') process.send?.({ ok: false, error: text });
+    if (message.task === 'definition') await send({ ok: false, error: text }).catch(() => {});
     else
       await send({ type: 'failed', error: text, credentialsRefused: refusedCredentials(error) }).catch(
         () => {},
       );
   }
-});
+};
+
+readFrames(
+  channel,
+  (message) => void onTask(message as ParentMessage),
+  () => process.exit(1),
+  Number.MAX_SAFE_INTEGER,
+);

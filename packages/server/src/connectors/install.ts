@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { type ConnectorDefinition, validateDefinition } from '@svc/connector-sdk';
 import { ProblemError } from '../http/problem.js';
 import { materializeSource } from './compile.js';
@@ -23,6 +24,7 @@ export function providedNixPackages(env: Record<string, string | undefined>): Se
 export async function inspectConnector(
   origin: ConnectorOrigin,
   nixPackages: Set<string>,
+  unsandboxedSource = false,
 ): Promise<ConnectorDefinition> {
   if ('package' in origin && !Object.hasOwn(BUNDLED_CONNECTORS, origin.package)) {
     throw new ProblemError(422, 'validation_failed', `"${origin.package}" is not a bundled connector`, [
@@ -45,7 +47,8 @@ export async function inspectConnector(
           ? { file: material.file, name: 'the connector source' }
           : { package: BUNDLED_CONNECTORS[(origin as { package: string }).package] as string },
       },
-      INSPECT_LIMITS,
+      { ...INSPECT_LIMITS, unsandboxedSource },
+      material ? dirname(material.file) : null,
     ));
   } catch (error) {
     if (!(error instanceof ConnectorCodeError)) throw error;

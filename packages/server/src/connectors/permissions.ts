@@ -56,11 +56,11 @@ function codePaths(fromSource: boolean): string[] {
  * allowed there, never when built. Node 20 calls the model `--experimental-permission`; later ones
  * `--permission`.
  */
-export function permissionFlags(fromSource: boolean): string[] {
+export function permissionFlags(fromSource: boolean, tmp: string = tmpdir()): string[] {
   const flag = process.allowedNodeEnvironmentFlags.has('--permission')
     ? '--permission'
     : '--experimental-permission';
-  const cache = join(tmpdir(), 'tsx-*');
+  const cache = join(tmp, 'tsx-*');
   return [
     flag,
     '--disable-warning=ExperimentalWarning',

@@ -5,6 +5,7 @@ import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import { type ConnectorOrigin, inspectConnector } from './install.js';
 import { getInstall, type InstallRow, listInstalls, upsertInstall } from './queries.js';
+import { sandboxRefusal } from './sandbox.js';
 
 const tags = ['connectors'];
 
@@ -90,7 +91,9 @@ export function connectorRoutes(options: AppOptions) {
       async (request, reply) => {
         const org = orgOf(request);
         const { entityLinkOverrides: overrides, ...origin } = request.body;
-        if ('source' in origin && !options.connectorSourceInstalls) {
+        const installs =
+          options.connectorSourceInstalls === true ? 'on' : (options.connectorSourceInstalls ?? 'off');
+        if ('source' in origin && installs === 'off') {
           throw new ProblemError(
             403,
             'forbidden',
@@ -98,7 +101,16 @@ export function connectorRoutes(options: AppOptions) {
               'operator must allow it (SVC_CONNECTOR_SOURCE_INSTALLS=on), for org admins they trust',
           );
         }
-        const definition = await inspectConnector(origin as ConnectorOrigin, nixPackages);
+        const refusal =
+          'source' in origin
+            ? sandboxRefusal({ timeoutMs: 0, memoryMb: 0, unsandboxedSource: installs === 'unsandboxed' }, '')
+            : null;
+        if (refusal) throw new ProblemError(403, 'sandbox_unavailable', refusal);
+        const definition = await inspectConnector(
+          origin as ConnectorOrigin,
+          nixPackages,
+          installs === 'unsandboxed',
+        );
         const { result, row } = await upsertInstall(
           options.pool,
           org.id,

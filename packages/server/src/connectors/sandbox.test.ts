@@ -1,7 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { findBubblewrap } from './bubblewrap.js';
 import { materializeSource } from './compile.js';
 import { BUNDLED_CONNECTORS, ConnectorCodeError, runInSandbox } from './sandbox.js';
 
@@ -12,7 +13,8 @@ const inspect = async (source: string, limits = { timeoutMs: 15_000, memoryMb: 1
   try {
     return await runInSandbox<{ definition: { key: string; description?: string } }>(
       { task: 'definition', module: { file, name: 'connector.ts' } },
-      limits,
+      { ...limits, unsandboxedSource: true },
+      dirname(file),
     );
   } finally {
     await cleanup();
@@ -42,8 +44,16 @@ describe('the connector sandbox', () => {
       const { definition } = await inspect(
         definedAs('const DESCRIPTION = JSON.stringify(Object.keys(process.env));'),
       );
+      // The egress socket's path, and a deployment's own CA file: nothing else of the server's.
       expect(JSON.parse(definition.description as string).sort()).toEqual(
-        ['NODE_ENV', 'PATH', 'TZ', ...(process.env.TMPDIR ? ['TMPDIR'] : [])].sort(),
+        [
+          'NODE_ENV',
+          'PATH',
+          'TZ',
+          'SVC_EGRESS_SOCKET',
+          ...(process.env.NODE_EXTRA_CA_CERTS ? ['NODE_EXTRA_CA_CERTS'] : []),
+          ...(process.env.TMPDIR && findBubblewrap().missing ? ['TMPDIR'] : []),
+        ].sort(),
       );
     } finally {
       delete process.env.SVC_SANDBOX_PROBE;

@@ -1,6 +1,16 @@
-import { type Serializable, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type EgressPolicy, parseEgressAllow } from '../egress/policy.js';
+import { bubblewrapArgs, findBubblewrap, packageClosure, SANDBOX_EGRESS_SOCKET } from './bubblewrap.js';
+import { connectorsRoot } from './compile.js';
+import { type ChildEgress, type EgressGrant, openChildEgress } from './egress-proxy.js';
 import { ConnectorCodeError } from './errors.js';
+import { encodeFrame, readFrames } from './frames.js';
 import { permissionFlags } from './permissions.js';
 
 /** Connectors shipped with svc, installed by name (`{package: "rss"}`). */
@@ -12,11 +22,27 @@ export const BUNDLED_CONNECTORS: Record<string, string> = {
 export interface SandboxLimits {
   /** Wall time before the child is killed. */
   timeoutMs: number;
-  /** The child's JavaScript heap (--max-old-space-size). */
+  /**
+   * The child's JavaScript heap (--max-old-space-size). The OS bounds the whole process (heap,
+   * Buffers, threads) at this plus OS_HEADROOM_MB.
+   */
   memoryMb: number;
 }
 
+export interface SandboxOptions extends SandboxLimits {
+  /** What the child's connections may reach (SVC_EGRESS_ALLOW); absent: public addresses only. */
+  egress?: EgressPolicy;
+  /**
+   * Posted source may run without the OS sandbox (SVC_CONNECTOR_SOURCE_INSTALLS=unsandboxed), on
+   * a development machine without bubblewrap. Never on a server shared by orgs.
+   */
+  unsandboxedSource?: boolean;
+}
+
 export const INSPECT_LIMITS: SandboxLimits = { timeoutMs: 20_000, memoryMb: 256 };
+
+/** Node's own memory beyond the JS heap: its code, thread stacks, Buffers a connector reads into. */
+export const OS_HEADROOM_MB = 256;
 
 export { ConnectorCodeError };
 
@@ -25,14 +51,14 @@ export { ConnectorCodeError };
 const fromSource = import.meta.url.endsWith('.ts');
 const CHILD = fileURLToPath(new URL(fromSource ? './child.ts' : './child.js', import.meta.url));
 
-/** A child process running connector code, spoken to over IPC. */
+/** A child process running connector code, spoken to in frames over its fd 3 (frames.ts). */
 export interface Sandbox {
-  send(message: Serializable): void;
+  send(message: unknown): void;
   /** Listens to the child's messages until the returned function is called. */
   onMessage(listener: (message: unknown) => void): () => void;
   /**
-   * Settles once the child is gone, with what ended it: a time or memory limit, a crash, or `stop`
-   * (then null). Never rejects.
+   * Settles once the child is gone, with what ended it: a time or memory limit, a crash, a frame
+   * over the cap, or `stop` (then null). Never rejects.
    */
   readonly ended: Promise<ConnectorCodeError | null>;
   /** Kills the child now (SIGKILL): connector code gets no say in whether it stops. */
@@ -41,51 +67,174 @@ export interface Sandbox {
   arm(timeoutMs: number): void;
   /** Lifts it, between two runs of a child that serves several. */
   disarm(): void;
+  /** What the run under way may reach through the egress socket; null: nothing. */
+  grant(grant: EgressGrant | null): void;
+  /** Stops reading the child's messages (it waits), while the reader catches up; `resume` reads on. */
+  pause(): void;
+  resume(): void;
   /** Whether the child is still there to be given a task. */
   readonly alive: boolean;
+  /** The compiled connector folder it can read (posted source), or null (bundled connectors). */
+  readonly folder: string | null;
+  /** Whether it runs in the OS sandbox (bubblewrap). */
+  readonly confined: boolean;
+}
+
+/**
+ * Whether a child for `folder` (posted source) may start here: posted source runs only in the OS
+ * sandbox, unless the operator said otherwise. Null when it may, else why not.
+ */
+export function sandboxRefusal(options: SandboxOptions, folder: string | null): string | null {
+  if (folder === null || options.unsandboxedSource) return null;
+  const { missing } = findBubblewrap();
+  return missing
+    ? `posted connector source runs only in the OS sandbox, and ${missing}; or run bundled connectors only`
+    : null;
 }
 
 /**
  * Starts a child process for connector code, with a time limit and a memory limit, and an
  * environment that holds nothing of the server's (no database URL, no keys): connector code is an
- * org's, not ours. The child exits when this process dies (its IPC channel closes).
+ * org's, not ours. In bubblewrap when the host has it (always for posted source, `folder`); its
+ * connections go through its own egress socket. The child exits when this process dies.
  */
-export function openSandbox(limits: SandboxLimits): Sandbox {
-  const sandbox = startChild(limits.memoryMb);
-  sandbox.arm(limits.timeoutMs);
+export async function openSandbox(options: SandboxOptions, folder: string | null = null): Promise<Sandbox> {
+  const sandbox = await startChild(options, folder);
+  sandbox.arm(options.timeoutMs);
   return sandbox;
 }
 
-function startChild(memoryMb: number): Sandbox {
-  const child = spawn(
-    process.execPath,
-    [
-      // Built, the child and everything it imports is JavaScript. From the sources (tests) the child
-      // and the workspace packages are TypeScript: tsx, resolved here, not from the child's working
-      // directory, which may be anywhere.
-      ...(fromSource ? ['--conditions=svc-source', '--import', import.meta.resolve('tsx')] : []),
-      ...permissionFlags(fromSource),
-      // Stack traces name the lines of the source the author wrote, not of its compiled form.
-      '--enable-source-maps',
-      `--max-old-space-size=${memoryMb}`,
-      CHILD,
-    ],
-    {
-      // TMPDIR, so that the child's temporary directory is the one its permissions name.
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        NODE_ENV: 'production',
-        TZ: 'UTC',
-        ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-      },
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    },
+/** Packages a child loads, shown in the sandbox: computed once. */
+let mounts: ReturnType<typeof packageClosure> | undefined;
+function codeMounts() {
+  if (mounts) return mounts;
+  const server = realpathSync(fileURLToPath(new URL('../..', import.meta.url)));
+  const closure = packageClosure(
+    server,
+    [...Object.values(BUNDLED_CONNECTORS), '@svc/connector-sdk', 'undici', ...(fromSource ? ['tsx'] : [])],
+    (dir) => (fromSource ? [dir] : [join(dir, 'dist'), join(dir, 'package.json')]),
   );
+  // Of the server itself, the child's own folder only: not its routes, not its dependencies.
+  const own = fileURLToPath(new URL('.', import.meta.url)).replace(/\/+$/, '');
+  mounts = { ...closure, readable: [...closure.readable, own, join(server, 'package.json')] };
+  return mounts;
+}
+
+/**
+ * From the sources only (tests, development): the TypeScript loader's cache of svc's own modules
+ * that a child imports, compiled once per process outside the sandbox (our code, never an org's)
+ * and shown read-only inside, so that a sandboxed child does not compile the SDK again each time.
+ */
+let loaderCache: Promise<string> | undefined;
+function warmLoaderCache(): Promise<string> {
+  loaderCache ??= (async () => {
+    const dir = join(connectorsRoot(), 'tsx-warm');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const modules = [...Object.values(BUNDLED_CONNECTORS), '@svc/connector-sdk'].concat(
+      ['envelopes.ts', 'frames.ts', 'child-network.ts', 'protocol.ts'].map(
+        (name) => new URL(`./${name}`, import.meta.url).href,
+      ),
+    );
+    await new Promise<void>((resolve) => {
+      const warm = spawn(
+        process.execPath,
+        [
+          '--conditions=svc-source',
+          '--import',
+          import.meta.resolve('tsx'),
+          '--input-type=module',
+          '-e',
+          modules.map((name) => `await import(${JSON.stringify(name)});`).join('\n'),
+        ],
+        {
+          env: { PATH: '/usr/bin:/bin', TMPDIR: dir },
+          stdio: 'ignore',
+          cwd: fileURLToPath(new URL('.', import.meta.url)),
+        },
+      );
+      warm.once('exit', () => resolve());
+      warm.once('error', () => resolve());
+    });
+    return join(dir, `tsx-${process.geteuid?.() ?? 0}`);
+  })();
+  return loaderCache;
+}
+
+async function startChild(options: SandboxOptions, folder: string | null): Promise<Sandbox> {
+  const refusal = sandboxRefusal(options, folder);
+  if (refusal) throw new ConnectorCodeError(refusal);
+  const bwrap = findBubblewrap().path;
+  const cache = bwrap && fromSource ? await warmLoaderCache() : null;
+  const egress: ChildEgress = await openChildEgress(
+    join(connectorsRoot(), 'egress'),
+    options.egress ?? parseEgressAllow(undefined),
+  );
+  const node = realpathSync(process.execPath);
+  const tmp = bwrap ? '/tmp' : tmpdir();
+  const env: Record<string, string> = {
+    PATH: '/usr/bin:/bin',
+    NODE_ENV: 'production',
+    TZ: 'UTC',
+    SVC_EGRESS_SOCKET: bwrap ? SANDBOX_EGRESS_SOCKET : egress.path,
+    // So that the child's temporary directory is the one its permissions name.
+    ...(!bwrap && process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+    ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
+  };
+  const nodeArgs = [
+    // Built, the child and everything it imports is JavaScript. From the sources (tests) the child
+    // and the workspace packages are TypeScript: tsx, resolved here, not from the child's working
+    // directory, which may be anywhere.
+    ...(fromSource ? ['--conditions=svc-source', '--import', import.meta.resolve('tsx')] : []),
+    ...permissionFlags(fromSource, tmp),
+    // Stack traces name the lines of the source the author wrote, not of its compiled form.
+    '--enable-source-maps',
+    `--max-old-space-size=${options.memoryMb}`,
+    CHILD,
+  ];
+  const command = bwrap
+    ? [
+        bwrap,
+        ...bubblewrapArgs(
+          {
+            ...codeMounts(),
+            readable: [...codeMounts().readable, ...(folder ? [folder] : [])],
+            egressSocket: egress.path,
+            tmp: fromSource,
+            loaderCache: cache,
+          },
+          env,
+        ),
+        '--',
+        node,
+        ...nodeArgs,
+      ]
+    : [node, ...nodeArgs];
+  // The OS bounds the whole process's memory (RLIMIT_DATA: heap, Buffers, thread stacks), not
+  // only V8's heap; set by a shell, as Node cannot set a limit for its child.
+  const dataKb = (options.memoryMb + OS_HEADROOM_MB) * 1024;
+  const child = spawn('/bin/sh', ['-c', 'ulimit -d "$0" && exec "$@"', String(dataKb), ...command], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  const channel = child.stdio[3] as Socket;
+  channel.on('error', () => {});
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
-    // The tail is enough to tell a heap limit from a crash.
+    // The tail is enough to tell a memory limit from a crash.
     stderr = (stderr + chunk).slice(-4000);
   });
+  const listeners = new Set<(message: unknown) => void>();
+  let refusedFrame: string | null = null;
+  const frames = readFrames(
+    channel,
+    (message) => {
+      for (const listener of listeners) listener(message);
+    },
+    (why) => {
+      refusedFrame = `the connector's process ${why} and was stopped`;
+      child.kill('SIGKILL');
+    },
+  );
   let stopped = false;
   let timedOut = false;
   let limitMs = 0;
@@ -93,6 +242,8 @@ function startChild(memoryMb: number): Sandbox {
   const ended = new Promise<ConnectorCodeError | null>((resolve) => {
     const done = (why: ConnectorCodeError | null) => {
       clearTimeout(timer);
+      frames.close();
+      void egress.close();
       resolve(why);
     };
     child.once('error', (error) => {
@@ -100,14 +251,25 @@ function startChild(memoryMb: number): Sandbox {
       done(new ConnectorCodeError(`the connector's process could not start: ${error.message}`));
     });
     child.once('exit', (code, signal) => {
-      if (timedOut) {
+      if (refusedFrame) done(new ConnectorCodeError(refusedFrame));
+      else if (timedOut) {
         done(
           new ConnectorCodeError(`the connector's code ran longer than ${limitMs / 1000} s and was stopped`),
         );
       } else if (stopped) {
         done(null);
-      } else if (/heap limit|out of memory/i.test(stderr)) {
-        done(new ConnectorCodeError(`the connector's code used more than ${memoryMb} MB and was stopped`));
+      } else if (/heap limit/i.test(stderr)) {
+        done(
+          new ConnectorCodeError(
+            `the connector's code used more than ${options.memoryMb} MB and was stopped`,
+          ),
+        );
+      } else if (/out of memory|allocation failed/i.test(stderr)) {
+        done(
+          new ConnectorCodeError(
+            `the connector's process used more than its ${options.memoryMb + OS_HEADROOM_MB} MB of memory and was stopped`,
+          ),
+        );
       } else {
         done(
           new ConnectorCodeError(
@@ -124,8 +286,10 @@ function startChild(memoryMb: number): Sandbox {
     exited = true;
   });
   return {
+    folder,
+    confined: bwrap !== null,
     get alive() {
-      return !exited && child.connected;
+      return !exited && !channel.destroyed;
     },
     arm(timeoutMs) {
       limitMs = timeoutMs;
@@ -138,14 +302,23 @@ function startChild(memoryMb: number): Sandbox {
     disarm() {
       clearTimeout(timer);
     },
+    grant(grant) {
+      egress.grant(grant);
+    },
+    pause() {
+      channel.pause();
+    },
+    resume() {
+      channel.resume();
+    },
     send(message) {
-      if (child.connected) child.send(message);
+      if (!channel.destroyed) channel.write(encodeFrame(message));
     },
     onMessage(listener) {
-      child.on('message', listener);
+      listeners.add(listener);
       // A child serves several runs in turn: each run's listener must go with its run.
       return () => {
-        child.off('message', listener);
+        listeners.delete(listener);
       };
     },
     ended,
@@ -157,23 +330,33 @@ function startChild(memoryMb: number): Sandbox {
 }
 
 /**
- * Children for runs. One is started ahead, so that a first run waits only for its connector's own
- * module, not for Node, the TypeScript loader and the SDK. A child that ended a run cleanly is kept
- * a while for the next run of the same connection (its key): runs of one connection share their
- * credentials anyway, and a module-level cache of the connector's is what its author would expect.
- * Runs of other connections never share a child.
+ * Children for runs. One is started ahead, so that a first run of a bundled connector waits only
+ * for its module, not for Node and the SDK. A child that ended a run cleanly is kept a while for
+ * the next run of the same connection (its key): runs of one connection share their credentials
+ * anyway, and a module-level cache of the connector's is what its author would expect. Runs of
+ * other connections never share a child. Posted source gets a child of its own from the start: the
+ * one compiled folder it may read is fixed when the sandbox is made.
  */
-export function createSandboxPool(
-  limits: SandboxLimits,
-  options: { idleMs?: number; maxIdle?: number } = {},
-) {
-  const idleMs = options.idleMs ?? 30_000;
-  const maxIdle = options.maxIdle ?? 8;
-  let spare: Sandbox | null = null;
+export function createSandboxPool(options: SandboxOptions, pool: { idleMs?: number; maxIdle?: number } = {}) {
+  const idleMs = pool.idleMs ?? 30_000;
+  const maxIdle = pool.maxIdle ?? 8;
+  let spare: Promise<Sandbox> | null = null;
   const idle = new Map<string, { sandbox: Sandbox; timer: NodeJS.Timeout }>();
   let closed = false;
   const refill = () => {
-    if (!closed && !spare?.alive) spare = startChild(limits.memoryMb);
+    if (closed || spare) return;
+    const starting = startChild(options, null);
+    spare = starting;
+    // A spare that died (or never started) is dropped; the next take starts one of its own.
+    starting.then(
+      (sandbox) =>
+        void sandbox.ended.then(() => {
+          if (spare === starting) spare = null;
+        }),
+      () => {
+        if (spare === starting) spare = null;
+      },
+    );
   };
   const evict = (key: string) => {
     const entry = idle.get(key);
@@ -183,28 +366,35 @@ export function createSandboxPool(
     entry.sandbox.stop();
   };
   return {
-    /** A child for one run of `key`, its time limit running from now. */
-    take(key: string): Sandbox {
+    /**
+     * A child for one run of `key` that reads `folder` (posted source) or none (bundled), its time
+     * limit running from now. ConnectorCodeError when it cannot start.
+     */
+    async take(key: string, folder: string | null): Promise<Sandbox> {
       let sandbox: Sandbox | null = null;
       const kept = idle.get(key);
       if (kept) {
         idle.delete(key);
         clearTimeout(kept.timer);
-        if (kept.sandbox.alive) sandbox = kept.sandbox;
+        if (kept.sandbox.alive && kept.sandbox.folder === folder) sandbox = kept.sandbox;
         else kept.sandbox.stop();
       }
-      if (!sandbox && spare?.alive) {
-        sandbox = spare;
+      if (!sandbox && folder === null && spare) {
+        const taken = spare;
         spare = null;
+        const ready = await taken.catch(() => null);
+        if (ready?.alive) sandbox = ready;
+        else ready?.stop();
       }
-      sandbox ??= startChild(limits.memoryMb);
-      sandbox.arm(limits.timeoutMs);
+      sandbox ??= await startChild(options, folder);
+      sandbox.arm(options.timeoutMs);
       refill();
       return sandbox;
     },
     /** A child whose run ended cleanly, kept for the next run of `key`. */
     release(key: string, sandbox: Sandbox): void {
       sandbox.disarm();
+      sandbox.grant(null);
       if (closed || !sandbox.alive) {
         sandbox.stop();
         return;
@@ -219,7 +409,11 @@ export function createSandboxPool(
     warm: refill,
     close() {
       closed = true;
-      spare?.stop();
+      void spare?.then(
+        (sandbox) => sandbox.stop(),
+        () => {},
+      );
+      spare = null;
       for (const key of [...idle.keys()]) evict(key);
     },
   };
@@ -230,10 +424,14 @@ export type SandboxPool = ReturnType<typeof createSandboxPool>;
 /**
  * Runs one task in a sandbox and answers the child's one reply, or throws `ConnectorCodeError`
  * saying what stopped it (a throw at import, the time limit, the memory limit, an exit without an
- * answer).
+ * answer). `folder`: the compiled folder of posted source the task imports.
  */
-export async function runInSandbox<T>(task: Serializable, limits: SandboxLimits): Promise<T> {
-  const sandbox = openSandbox(limits);
+export async function runInSandbox<T>(
+  task: unknown,
+  options: SandboxOptions,
+  folder: string | null = null,
+): Promise<T> {
+  const sandbox = await openSandbox(options, folder);
   const reply = new Promise<{ ok: boolean; error?: string } & T>((resolve) =>
     sandbox.onMessage((message) => resolve(message as { ok: boolean; error?: string } & T)),
   );
@@ -242,7 +440,10 @@ export async function runInSandbox<T>(task: Serializable, limits: SandboxLimits)
   sandbox.stop();
   if (outcome === null) throw new ConnectorCodeError('the connector process was stopped');
   if (outcome instanceof ConnectorCodeError) throw outcome;
-  if (!outcome.ok) throw new ConnectorCodeError(outcome.error ?? 'failed');
+  if (typeof outcome !== 'object' || typeof outcome.ok !== 'boolean') {
+    throw new ConnectorCodeError("the connector's process answered something that is not an answer");
+  }
+  if (!outcome.ok) throw new ConnectorCodeError(String(outcome.error ?? 'failed'));
   return outcome;
 }
 

@@ -6,6 +6,7 @@ export type ProblemDetail = Problem['errors'];
 const TITLES: Record<ProblemCode, string> = {
   validation_failed: 'The request is not valid',
   malformed_json: 'The body is not valid JSON',
+  malformed_multipart: 'The body is not valid multipart/form-data',
   malformed_request: 'The request is not valid HTTP',
   unauthorized: 'Authentication required',
   forbidden: 'Not allowed',
@@ -21,6 +22,7 @@ const TITLES: Record<ProblemCode, string> = {
   token_name_taken: 'Token name is taken',
   idempotency_key_reused: 'Idempotency key reused with another body',
   secret_reserved: 'Reference to a reserved name',
+  sandbox_unavailable: 'The OS sandbox for connector code cannot start on this server',
   payload_too_large: 'Payload too large',
   uri_too_long: 'URI too long',
   request_header_too_large: 'Request header fields too large',

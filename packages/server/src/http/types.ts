@@ -72,11 +72,11 @@ export interface AppOptions {
   /** Largest JSON body accepted, in bytes. */
   bodyLimit?: number;
   /**
-   * Whether connectors may be installed from posted source (SVC_CONNECTOR_SOURCE_INSTALLS): that
-   * code runs on the server's hosts as the server's user, in a child process whose environment is
-   * bare but whose files and network are not fenced yet. Off: bundled connectors only.
+   * Whether connectors may be installed from posted source (SVC_CONNECTOR_SOURCE_INSTALLS): `on`,
+   * run in the OS sandbox only (refused on a host without it); `unsandboxed`, run without it where
+   * it is missing (development); `off` or absent, bundled connectors only. `true` is `on`.
    */
-  connectorSourceInstalls?: boolean;
+  connectorSourceInstalls?: boolean | 'off' | 'on' | 'unsandboxed';
   /** Nix packages the workers provide (SVC_CONNECTOR_NIX_PACKAGES): a connector needing others is refused. */
   connectorNixPackages?: Set<string>;
   /** Failed authentications a client may make in a minute before it is answered 429. */

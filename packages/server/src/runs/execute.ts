@@ -1,8 +1,13 @@
+import { dirname } from 'node:path';
 import type { EventEnvelope, JsonSchema } from '@svc/connector-sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Pool, PoolClient } from 'pg';
+import { grantCredentialHosts, ungrantedConfig, urlHosts } from '../connections/grants.js';
+import { parseChildMessage } from '../connectors/child-messages.js';
+import type { EgressGrant } from '../connectors/egress-proxy.js';
 import type { ChildMessage, ParentMessage, RejectedItem } from '../connectors/protocol.js';
 import type { ConnectorCodeError, Sandbox, SandboxPool } from '../connectors/sandbox.js';
+import { transaction } from '../db/transaction.js';
 import { linkEvents } from '../entities/links.js';
 import { storeEvents } from '../events/store.js';
 import { createLogBuffer, type LogBuffer, serverLine } from './logs.js';
@@ -24,6 +29,10 @@ export interface RunnerDeps {
 /** Why a run was told to stop: cancelled through the API, or no longer this worker's. */
 export type StopReason = 'cancelled' | 'lease_lost';
 
+/** Messages read ahead of the server's writes before the child is made to wait, and to go on. */
+const INBOX_HIGH = 256;
+const INBOX_LOW = 16;
+
 /** How often pending log lines are written while a run emits nothing. */
 const LOG_FLUSH_MS = 1000;
 
@@ -38,13 +47,18 @@ export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortS
   if (!scope) return; // deleted with its connection meanwhile
   const logs = createLogBuffer(scope.secrets);
   let module: Awaited<ReturnType<typeof connectorModule>>;
+  let sandbox: Sandbox;
+  let grant: EgressGrant;
   try {
+    grant = await egressGrant(deps, scope);
     module = await connectorModule(scope);
+    // Posted source reads its own compiled folder, and no other.
+    sandbox = await deps.sandboxes.take(scope.connectionId, 'file' in module ? dirname(module.file) : null);
   } catch (error) {
     await finish(deps, run, logs, { status: 'failed', errorMessage: messageOf(error) });
     return;
   }
-  const sandbox = deps.sandboxes.take(scope.connectionId);
+  sandbox.grant(grant);
   let clean = false;
   try {
     const task: ParentMessage =
@@ -84,8 +98,29 @@ export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortS
   }
 }
 
+/**
+ * What the run's child may reach: any host the egress policy allows when the connection holds no
+ * credentials; else only the hosts they were granted for (connections/grants.ts), and not at all
+ * when the run's config points elsewhere. Credentials set before grants existed are granted for
+ * the config of their first run.
+ */
+async function egressGrant(deps: RunnerDeps, scope: RunScope): Promise<EgressGrant> {
+  if (!scope.hasCredentials) return { hosts: null };
+  const granted: string[] =
+    scope.grantedHosts ??
+    ((await transaction(deps.pool, (client) =>
+      grantCredentialHosts(client, scope.connectionId, scope.definition),
+    )) as string[]);
+  // A credential that is itself a URL (a webhook's, say) is its owner's word on where it goes.
+  const hosts = [...granted, ...urlHosts(scope.secrets)];
+  const why = ungrantedConfig(hosts, scope.config);
+  if (why) throw new Error(why);
+  return { hosts: new Set(hosts) };
+}
+
 type Next =
   | ChildMessage
+  | { type: 'malformed'; why: Error }
   | { type: 'ended'; why: ConnectorCodeError | null }
   | { type: 'stop' }
   | { type: 'tick' };
@@ -109,8 +144,20 @@ async function converse(
     wake = null;
   };
   let ended: ConnectorCodeError | null | undefined;
-  const unsubscribe = sandbox.onMessage((message) => {
-    inbox.push(message as ChildMessage);
+  const kinds = eventKindsOf(scope);
+  let malformed: Error | null = null;
+  const unsubscribe = sandbox.onMessage((raw) => {
+    if (malformed) return;
+    const message = parseChildMessage(raw, kinds);
+    if (message instanceof Error) {
+      // Read after what came before it, and nothing after it.
+      malformed = message;
+      sandbox.pause();
+    } else {
+      inbox.push(message);
+      // The child waits while the server catches up: what it sends is held in memory only so far.
+      if (inbox.length >= INBOX_HIGH) sandbox.pause();
+    }
     poke();
   });
   void sandbox.ended.then((why) => {
@@ -125,7 +172,11 @@ async function converse(
 
   const next = async (): Promise<Next> => {
     for (;;) {
-      if (inbox.length > 0) return inbox.shift() as ChildMessage;
+      if (inbox.length > 0) {
+        if (inbox.length === INBOX_LOW) sandbox.resume();
+        return inbox.shift() as ChildMessage;
+      }
+      if (malformed) return { type: 'malformed', why: malformed };
       // Messages the child sent before it exited are read before its exit.
       if (ended !== undefined) return { type: 'ended', why: ended };
       if (stop.aborted && !stopSeen) {
@@ -219,6 +270,10 @@ async function converse(
             message.credentialsRefused ? scope : null,
           );
           return !stop.aborted;
+        case 'malformed':
+          sandbox.stop();
+          await finish(deps, run, logs, { status: 'failed', errorMessage: message.why.message });
+          return false;
         case 'ended':
           if (message.why === null) return false; // stopped here: a cancel's grace ran out
           await finish(deps, run, logs, {

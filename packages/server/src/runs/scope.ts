@@ -31,6 +31,12 @@ export interface RunScope {
   credentials: SyncCredentials | null;
   /** The credential values, to keep out of the run's log. */
   secrets: string[];
+  /**
+   * The hosts the credentials were granted for (connections/grants.ts); null when the connection
+   * holds none (its runs may reach any host the egress policy allows) or when never computed.
+   */
+  grantedHosts: string[] | null;
+  hasCredentials: boolean;
   package: string | null;
   source: string | null;
 }
@@ -53,11 +59,12 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
     entity_ids: string[] | null;
     action_key: string | null;
     action_input: Record<string, unknown> | null;
+    granted_hosts: string[] | null;
   }>(
     `SELECT c.org_id, c.id AS connection_id, c.connector_key, d.definition, d.entity_link_overrides, d.package,
             d.source, c.config AS connection_config, c.credentials, f.id AS feed_id, f.feed_key,
             f.config AS feed_config, f.checkpoint, coalesce(f.entity_ids, c.entity_ids) AS entity_ids,
-            r.action_key, r.action_input
+            r.action_key, r.action_input, c.granted_hosts
        FROM runs r
        JOIN connections c ON c.id = r.connection_id
        JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
@@ -99,6 +106,8 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
           }
         : null,
     secrets: Object.values(stored).filter((v): v is string => typeof v === 'string' && v.length >= 4),
+    grantedHosts: row.granted_hosts,
+    hasCredentials: row.credentials !== null && Object.keys(stored).length > 0,
     package: row.package,
     source: row.source,
   };

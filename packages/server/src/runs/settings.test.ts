@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { parseEgressAllow } from '../egress/policy.js';
 import { DEFAULT_RUN_LIMITS, runWorkerSettings } from './worker.js';
 
 /** What an operator's environment makes of the run workers, and what it refuses. */
 describe('runWorkerSettings', () => {
   it('takes the defaults when nothing is set, and each variable when it is', () => {
-    expect(runWorkerSettings({})).toEqual({ limits: DEFAULT_RUN_LIMITS });
+    expect(runWorkerSettings({})).toEqual({
+      limits: { ...DEFAULT_RUN_LIMITS, egress: parseEgressAllow(undefined), unsandboxedSource: false },
+    });
     expect(
       runWorkerSettings({
         SVC_RUN_CONCURRENCY: '8',
@@ -12,12 +15,19 @@ describe('runWorkerSettings', () => {
         SVC_RUN_TIMEOUT_MS: '60000',
         SVC_RUN_MEMORY_MB: '256',
         SVC_RUN_RETENTION_DAYS: '7',
+        SVC_EGRESS_ALLOW: '10.0.0.0/8',
+        SVC_CONNECTOR_SOURCE_INSTALLS: 'unsandboxed',
       }),
     ).toEqual({
       concurrency: 8,
       leaseMs: 20_000,
       retentionDays: 7,
-      limits: { timeoutMs: 60_000, memoryMb: 256 },
+      limits: {
+        timeoutMs: 60_000,
+        memoryMb: 256,
+        egress: parseEgressAllow('10.0.0.0/8'),
+        unsandboxedSource: true,
+      },
     });
   });
 

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Pool } from 'pg';
-import { createSandboxPool, type SandboxLimits } from '../connectors/sandbox.js';
+import { createSandboxPool, type SandboxLimits, type SandboxOptions } from '../connectors/sandbox.js';
 import { listenToChannels } from '../db/notifications.js';
 import { startWorkLoop, type WorkLoop } from '../db/work-loop.js';
+import { parseEgressAllow } from '../egress/policy.js';
 import { positiveInteger } from '../ops/settings.js';
 import { executeRun, type StopReason } from './execute.js';
 import type { RunMetrics } from './metrics.js';
@@ -29,8 +30,11 @@ export interface RunWorkerOptions {
   concurrency?: number;
   /** How long a claim holds without a heartbeat (renewed every third of it). */
   leaseMs?: number;
-  /** A run's time and memory limits. */
-  limits?: SandboxLimits;
+  /**
+   * A run's time and memory limits, and what its child may reach (SVC_EGRESS_ALLOW) and whether
+   * posted source may run outside the OS sandbox.
+   */
+  limits?: SandboxOptions;
   pollMs?: number;
   /** How often this process looks for due feeds and reaps lapsed runs. */
   scheduleMs?: number;
@@ -44,12 +48,24 @@ export interface RunWorkerOptions {
 export const DEFAULT_RUN_LIMITS: SandboxLimits = { timeoutMs: 15 * 60_000, memoryMb: 512 };
 
 export const DEFAULT_RUN_RETENTION_DAYS = 30;
+
+/**
+ * SVC_CONNECTOR_SOURCE_INSTALLS: `on` lets org admins install posted source, which runs only in
+ * the OS sandbox; `unsandboxed` also runs it on a host without bubblewrap (a developer's machine:
+ * that code then reaches the host's files and processes); anything else, bundled connectors only.
+ */
+export function sourceInstalls(env: Record<string, string | undefined>): 'off' | 'on' | 'unsandboxed' {
+  const value = (env.SVC_CONNECTOR_SOURCE_INSTALLS ?? '').trim().toLowerCase();
+  if (value === 'unsandboxed') return 'unsandboxed';
+  return ['1', 'on', 'true'].includes(value) ? 'on' : 'off';
+}
 /** How often a process deletes runs past their retention (each replica; they skip each other's). */
 const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * What an operator sets in the environment: SVC_RUN_CONCURRENCY (0: none), SVC_RUN_LEASE_MS,
- * SVC_RUN_TIMEOUT_MS, SVC_RUN_MEMORY_MB, SVC_RUN_RETENTION_DAYS (0: keep every run).
+ * SVC_RUN_TIMEOUT_MS, SVC_RUN_MEMORY_MB, SVC_RUN_RETENTION_DAYS (0: keep every run), and what
+ * connector code may reach and run in: SVC_EGRESS_ALLOW, SVC_CONNECTOR_SOURCE_INSTALLS.
  */
 export function runWorkerSettings(
   env: Record<string, string | undefined>,
@@ -69,6 +85,8 @@ export function runWorkerSettings(
       timeoutMs:
         positiveInteger('SVC_RUN_TIMEOUT_MS', env.SVC_RUN_TIMEOUT_MS) ?? DEFAULT_RUN_LIMITS.timeoutMs,
       memoryMb: positiveInteger('SVC_RUN_MEMORY_MB', env.SVC_RUN_MEMORY_MB) ?? DEFAULT_RUN_LIMITS.memoryMb,
+      egress: parseEgressAllow(env.SVC_EGRESS_ALLOW),
+      unsandboxedSource: sourceInstalls(env) === 'unsandboxed',
     },
   };
 }
