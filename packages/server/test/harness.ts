@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
+import { findBubblewrap } from '../src/connectors/bubblewrap.js';
 import { migrate } from '../src/db/migrate.js';
 import { deploymentEgressFromEnv } from '../src/egress/deployment.js';
 import { buildApp, type RegisteredRoute } from '../src/http/app.js';
@@ -17,6 +18,10 @@ import { parseEnvSecretPolicy } from '../src/secrets/env-policy.js';
 import { createSecretResolver } from '../src/secrets/resolve.js';
 import { createTurnMetrics } from '../src/turns/metrics.js';
 import { startTurnWorkers, type TurnWorkerOptions } from '../src/turns/worker.js';
+
+/** Posted source as this machine can run it: in bubblewrap when it works here, else without. */
+export const testSourceInstalls = (): 'on' | 'unsandboxed' =>
+  findBubblewrap().missing ? 'unsandboxed' : 'on';
 
 /** A fresh database on the run's PostgreSQL, dropped when the file's tests end. */
 export async function createTestDatabase(): Promise<string> {
@@ -81,6 +86,8 @@ export interface TestServerOverrides {
   /** SVC_MCP_COMMANDS; default unset. */
   mcpCommands?: string;
   authFailuresPerMinute?: number;
+  /** SVC_TRUST_PROXY: tests name 127.0.0.1 to send as many clients through X-Forwarded-For. */
+  trustProxy?: string[];
   /** Runs agent-turn workers in the test server's process (`svc server` does by default). */
   workers?: Partial<
     Pick<
@@ -90,8 +97,11 @@ export interface TestServerOverrides {
   >;
   streamTimings?: StreamTimings;
   uploadLimits?: UploadLimits;
-  /** SVC_CONNECTOR_SOURCE_INSTALLS; default off, as on a deployment. */
-  connectorSourceInstalls?: boolean;
+  /**
+   * SVC_CONNECTOR_SOURCE_INSTALLS; default off, as on a deployment. `true`: `on` where bubblewrap
+   * works, `unsandboxed` where it does not (so that `npm test` passes on a machine without it).
+   */
+  connectorSourceInstalls?: boolean | 'on' | 'unsandboxed';
 }
 
 /** What `buildApp` gets in tests: an embedded deployment's defaults unless `overrides` say otherwise. */
@@ -115,10 +125,18 @@ export function testAppOptions(pool: pg.Pool, overrides: TestServerOverrides = {
     }),
     validateResponses: true,
     authFailuresPerMinute: overrides.authFailuresPerMinute,
+    ...(overrides.trustProxy ? { trustProxy: overrides.trustProxy } : {}),
     ...(overrides.streamTimings ? { streamTimings: overrides.streamTimings } : {}),
     ...(overrides.uploadLimits ? { uploadLimits: overrides.uploadLimits } : {}),
     ...(overrides.logger ? { logger: overrides.logger } : {}),
-    ...(overrides.connectorSourceInstalls ? { connectorSourceInstalls: true } : {}),
+    ...(overrides.connectorSourceInstalls
+      ? {
+          connectorSourceInstalls:
+            overrides.connectorSourceInstalls === true
+              ? testSourceInstalls()
+              : overrides.connectorSourceInstalls,
+        }
+      : {}),
     ...(overrides.messageRateLimit !== undefined ? { messageRateLimit: overrides.messageRateLimit } : {}),
   };
 }
