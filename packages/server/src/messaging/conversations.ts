@@ -11,7 +11,7 @@ import {
   listConversationMessages,
   listConversations,
 } from './queries.js';
-import { lastEventId, type OpenStreams, streamConversation } from './sse.js';
+import { createStreams, lastEventId } from './sse.js';
 import { privateViewOf, SHARED } from './visibility.js';
 
 const tags = ['messages'];
@@ -43,7 +43,7 @@ function cursorOf(raw: string | undefined): [string, string] | null {
 
 /** An agent's conversations, their message history, and their event streams. */
 export function conversationRoutes(options: AppOptions, hub: ConversationHub) {
-  const open: OpenStreams = new Set();
+  const streams = createStreams({ pool: options.pool, hub }, options.streamTimings);
   return async (app: App) => {
     app.get(
       '/api/v1/agents/:agentId/conversations',
@@ -154,19 +154,11 @@ export function conversationRoutes(options: AppOptions, hub: ConversationHub) {
         );
         if (!found) throw notFound(`conversation "${conversationId}"`);
         const after = lastEventId(request.headers['last-event-id'], request.query.after);
-        streamConversation(
-          reply,
-          { pool: options.pool, hub, open },
-          conversationId,
-          after,
-          options.streamTimings,
-        );
+        streams.open(reply, conversationId, after);
       },
     );
 
     // Streams never end by themselves: shutting down ends them, and clients reconnect elsewhere.
-    app.addHook('preClose', async () => {
-      for (const end of [...open]) end();
-    });
+    app.addHook('preClose', async () => streams.endAll());
   };
 }

@@ -103,9 +103,10 @@ export function messagingRoutes(options: AppOptions, hub: ConversationHub, annou
         const left = deadline - Date.now();
         if (current || left <= 0) return current;
         if (woken) continue;
-        // Woken by an event of the conversation, or by the poll floor if a notification is lost.
+        // Woken by an event of the conversation, or by the poll floor: 2 s while notifications
+        // are not coming (the listener is down), 10 s for one never sent (see sse.ts).
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.min(left, 2000));
+          const timer = setTimeout(resolve, Math.min(left, hub.listening ? 10_000 : 2000));
           wake = () => {
             clearTimeout(timer);
             resolve();

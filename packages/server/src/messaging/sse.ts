@@ -6,15 +6,107 @@ import type { ConversationHub } from '../turns/hub.js';
 export interface StreamTimings {
   /** A `: ping` comment this often keeps proxies from closing an idle stream (default 15 s). */
   pingMs?: number;
-  /** The database is read this often even when no notification came (default 2 s). */
+  /**
+   * While LISTEN works: how often one query looks, for every open stream of this process at once,
+   * for events whose notification never came (default 15 s). See `Streams`.
+   */
+  sweepMs?: number;
+  /** While the listener is down or reconnecting: how often that query runs instead (default 2 s). */
   pollMs?: number;
 }
 
-/** Every open stream of this process, ended when the server shuts down. */
-export type OpenStreams = Set<() => void>;
-
 const frame = (event: StoredEvent) =>
   `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify({ ...event.data, seq: event.seq })}\n\n`;
+
+interface OpenStream {
+  conversationId: string;
+  /** The last event id sent. */
+  position(): number;
+  wake(): void;
+  end(): void;
+}
+
+/**
+ * The event streams of this process. An idle stream costs no query: it reads only when woken by a
+ * notification (LISTEN/NOTIFY, through the hub), and when the listener comes back after a gap
+ * (the hub wakes every stream, which reads from its last id). What a notification cannot cover
+ * is one never sent: the replica that committed an event died before announcing it, or its
+ * announcement failed. For that, one query per sweep compares each open conversation's last
+ * event number with what its streams have sent, and wakes those behind: one query per process
+ * whatever the number of streams, every `sweepMs` (15 s, the ping interval: a lost notification
+ * is rare, and late by at most that), every `pollMs` (2 s) while the listener is down.
+ */
+export interface Streams {
+  open(reply: FastifyReply, conversationId: string, afterSeq: number): void;
+  /** Ends every stream (shutdown): clients reconnect elsewhere. */
+  endAll(): void;
+}
+
+export function createStreams(
+  deps: { pool: Pool; hub: ConversationHub },
+  timings: StreamTimings = {},
+): Streams {
+  const streams = new Set<OpenStream>();
+  const pollMs = timings.pollMs ?? 2000;
+  const sweepMs = timings.sweepMs ?? 15_000;
+  let ticker: NodeJS.Timeout | undefined;
+  let lastSweep = 0;
+  let sweeping = false;
+
+  const sweep = async () => {
+    sweeping = true;
+    lastSweep = Date.now();
+    try {
+      const ids = [...new Set([...streams].map((s) => s.conversationId))];
+      const { rows } = await deps.pool.query<{ id: string; last_seq: string }>(
+        'SELECT id::text, last_seq FROM conversations WHERE id = ANY($1::uuid[])',
+        [ids],
+      );
+      const last = new Map(rows.map((row) => [row.id, Number(row.last_seq)]));
+      for (const stream of streams) {
+        if ((last.get(stream.conversationId) ?? 0) > stream.position()) stream.wake();
+      }
+    } catch {
+      // The database is away: the next tick tries again.
+    } finally {
+      sweeping = false;
+    }
+  };
+  // Ticks cost nothing; a sweep runs when one is due.
+  const tick = () => {
+    const every = deps.hub.listening ? sweepMs : pollMs;
+    if (!sweeping && Date.now() - lastSweep >= every) void sweep();
+  };
+  const track = (stream: OpenStream) => {
+    streams.add(stream);
+    if (!ticker) {
+      lastSweep = Date.now();
+      ticker = setInterval(tick, Math.min(pollMs, sweepMs));
+      ticker.unref();
+    }
+  };
+  const untrack = (stream: OpenStream) => {
+    streams.delete(stream);
+    if (streams.size === 0) {
+      clearInterval(ticker);
+      ticker = undefined;
+    }
+  };
+
+  return {
+    open(reply, conversationId, afterSeq) {
+      openStream(reply, deps, conversationId, afterSeq, {
+        pingMs: timings.pingMs ?? 15_000,
+        retryMs: pollMs,
+        track,
+        untrack,
+      });
+    },
+    endAll() {
+      for (const stream of [...streams]) stream.end();
+    },
+  };
+}
 
 /**
  * Streams a conversation's events after `afterSeq` as SSE, then live, on whichever replica the
@@ -23,12 +115,17 @@ const frame = (event: StoredEvent) =>
  * event is never sent twice. A client too slow to read is waited for (the socket's backpressure)
  * rather than buffered for.
  */
-export function streamConversation(
+function openStream(
   reply: FastifyReply,
-  deps: { pool: Pool; hub: ConversationHub; open: OpenStreams },
+  deps: { pool: Pool; hub: ConversationHub },
   conversationId: string,
   afterSeq: number,
-  timings: StreamTimings = {},
+  options: {
+    pingMs: number;
+    retryMs: number;
+    track: (stream: OpenStream) => void;
+    untrack: (stream: OpenStream) => void;
+  },
 ): void {
   const res = reply.raw;
   reply.hijack();
@@ -46,6 +143,7 @@ export function streamConversation(
   let reading = false;
   let again = false;
   let ended = false;
+  let retry: NodeJS.Timeout | undefined;
 
   const writeAll = async (text: string) => {
     if (res.write(text)) return;
@@ -67,6 +165,7 @@ export function streamConversation(
       return;
     }
     reading = true;
+    clearTimeout(retry);
     try {
       for (;;) {
         const events = await eventsAfter(deps.pool, conversationId, last);
@@ -75,7 +174,8 @@ export function streamConversation(
         last = (events.at(-1) as StoredEvent).seq;
       }
     } catch {
-      // The database is away: the next wake-up or poll tries again.
+      // The database is away: without a poll, nothing else would wake this stream for it.
+      if (!ended) retry = setTimeout(() => void read(), options.retryMs);
     } finally {
       reading = false;
       if (again) {
@@ -86,19 +186,23 @@ export function streamConversation(
   };
 
   const unsubscribe = deps.hub.subscribe(conversationId, () => void read());
-  const poll = setInterval(() => void read(), timings.pollMs ?? 2000);
-  const ping = setInterval(() => res.write(': ping\n\n'), timings.pingMs ?? 15_000);
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    unsubscribe();
-    clearInterval(poll);
-    clearInterval(ping);
-    deps.open.delete(end);
-    res.end();
+  const ping = setInterval(() => res.write(': ping\n\n'), options.pingMs);
+  const stream: OpenStream = {
+    conversationId,
+    position: () => last,
+    wake: () => void read(),
+    end: () => {
+      if (ended) return;
+      ended = true;
+      unsubscribe();
+      clearInterval(ping);
+      clearTimeout(retry);
+      options.untrack(stream);
+      res.end();
+    },
   };
-  deps.open.add(end);
-  res.on('close', end);
+  options.track(stream);
+  res.on('close', stream.end);
   void read();
 }
 

@@ -85,8 +85,9 @@ export async function eventsAfter(
  * that notifies holds PostgreSQL's one notification lock while it flushes to disk, so one NOTIFY
  * per accepted message would put every message of the deployment in one line (a quarter of the
  * INSERTs a second, measured); batched, the line is one commit per batch. A notification lost to
- * a crash between the commit and the batch only delays readers and workers until they next poll
- * the database (2 s and 1 s): the events themselves are stored.
+ * a crash between the commit and the batch only delays readers and workers until they next look
+ * in the database (streams: the next sweep, 15 s, see messaging/sse.ts; workers: 1 s): the events
+ * themselves are stored.
  */
 export interface Announcer {
   announce(conversationId: string, options?: { wakeWorkers?: boolean }): void;

@@ -6,10 +6,13 @@ import { EVENTS_CHANNEL } from './events.js';
 /**
  * Wakes the readers of a conversation's events on this process when any replica appends one.
  * Only ids travel: a woken reader reads the events from the database after its last `seq`, so a
- * notification lost or doubled costs a query, never an event.
+ * notification lost or doubled costs a query, never an event. After a lost connection, every
+ * reader is woken once the listener is back, to read what was announced meanwhile.
  */
 export interface ConversationHub {
   subscribe(conversationId: string, wake: () => void): () => void;
+  /** False while the listener is down or reconnecting: notifications are not coming, so poll. */
+  readonly listening: boolean;
   close(): Promise<void>;
 }
 
@@ -38,6 +41,9 @@ export async function createConversationHub(pool: pg.Pool, log: FastifyBaseLogge
         set.delete(wake);
         if (set.size === 0) readers.delete(conversationId);
       };
+    },
+    get listening() {
+      return listener.listening;
     },
     close: () => listener.close(),
   };
