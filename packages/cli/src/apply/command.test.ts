@@ -1,7 +1,12 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken, startTestServer, type TestServer } from '../../../server/test/harness.js';
+import {
+  ADMIN_PASSWORD,
+  createToken,
+  startTestServer,
+  type TestServer,
+} from '../../../server/test/harness.js';
 import { applyInProcess } from '../../test/apply-in-process.js';
 import { type RecordingProxy, startRecordingProxy } from '../../test/recording-proxy.js';
 import { dedent, writeProject } from '../project/test/fixture.js';
@@ -152,17 +157,45 @@ describe('svc apply', () => {
     expect((await server.call('GET', '/api/default/agents/ops')).status).toBe(200);
   });
 
-  it('lists every missing variable and sends nothing', async () => {
+  it("lists every variable that is neither set here nor one of the org's secrets, and writes nothing", async () => {
     const dir = await project({
       'svc.toml': `${SVC_TOML}\n[[agents.ops.platforms]]\ntype = "messenger"\n[agents.ops.platforms.config]\nbot_token = "\${TG_TOKEN}"\nsecret_token = "$TG_SECRET"\n`,
     });
     const before = proxy.requests.length;
+    const writes = proxy.writes().length;
     const run = await apply(dir, { yes: true }, { SLACK_TOKEN: '' });
     expect(run.code).toBe(1);
-    expect(run.err).toMatch(/SLACK_TOKEN/);
-    expect(run.err).toMatch(/TG_TOKEN/);
-    expect(run.err).toMatch(/nothing was sent/);
-    expect(proxy.requests.length).toBe(before);
+    expect(run.err.split('\n')).toEqual([
+      'svc.toml:9:13: environment variable SLACK_TOKEN is empty (referenced by agents.support.platforms[0].config.bot_token), ' +
+        'and org default has no secret SLACK_TOKEN either (store it in the org: svc secrets set SLACK_TOKEN --org default, or set it here)',
+      'svc.toml:24:13: environment variable TG_TOKEN is not set (referenced by agents.ops.platforms[0].config.bot_token), ' +
+        'and org default has no secret TG_TOKEN either (store it in the org: svc secrets set TG_TOKEN --org default, or set it here)',
+      'svc.toml:25:16: environment variable TG_SECRET is not set (referenced by agents.ops.platforms[0].config.secret_token), ' +
+        'and org default has no secret TG_SECRET either (store it in the org: svc secrets set TG_SECRET --org default, or set it here)',
+      'svc apply: fix the 3 problems above; nothing was changed',
+    ]);
+    // One read: the names of the org's secrets.
+    expect(proxy.requests.slice(before).map((r) => `${r.method} ${r.url}`)).toEqual([
+      'GET /api/default/secrets',
+    ]);
+    expect(proxy.writes().length).toBe(writes);
+  });
+
+  it("takes a variable unset here that is one of the org's secrets, as the server resolves it", async () => {
+    const dir = await project({
+      'svc.toml': `${SVC_TOML}\n[[agents.support.providers]]\nkey = "openai"\nsecret_ref = "$ORG_ONLY_KEY"\n`,
+    });
+    const missing = await apply(dir, { yes: true });
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/svc secrets set ORG_ONLY_KEY --org default/);
+    // What its own advice says to do.
+    const stored = await server.call('PUT', '/api/default/secrets/ORG_ONLY_KEY', { body: { value: CANARY } });
+    expect(stored.status).toBe(201);
+    const run = await apply(dir, { yes: true });
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/^Not set here, resolved from org default's secrets: \$ORG_ONLY_KEY$/m);
+    const { agent } = (await server.call('GET', '/api/default/agents/support')).body;
+    expect(agent.providers).toMatchObject([{ key: 'openai', secret_ref: '$ORG_ONLY_KEY', status: 'ok' }]);
   });
 
   it('without a terminal and without --yes, exits 1 at once naming --yes; --dry-run --detailed-exitcode says 2', async () => {
@@ -193,6 +226,23 @@ describe('svc apply', () => {
     const again = await apply(dir, { yes: true });
     expect(again.code).toBe(0);
     expect((await apply(dir, { dryRun: true, detailedExitcode: true })).code).toBe(0);
+  });
+});
+
+describe('svc apply --org', () => {
+  it('says whose the token is, rather than that the org does not exist', async () => {
+    await server.call('POST', '/api/orgs', { body: { slug: 'acme' } });
+    const dir = await project();
+    await expect(apply(dir, { yes: true, org: 'acme' })).rejects.toThrow(
+      'this token belongs to org "default", not "acme": use --org default, or log in with a token of org "acme"',
+    );
+  });
+
+  it('names the orgs there are when the admin password names one that does not exist', async () => {
+    const dir = await project();
+    await expect(apply(dir, { yes: true, org: 'nope' }, { SVC_API_TOKEN: ADMIN_PASSWORD })).rejects.toThrow(
+      /^org "nope" does not exist on http:\S+ \(its orgs: acme, default\); use --org with one of them/,
+    );
   });
 });
 

@@ -3,11 +3,21 @@ import { computePlan, type Only, summary } from '../plan/diff.js';
 import { planJson, renderPlan } from '../plan/render.js';
 import { readServerState } from '../plan/state.js';
 import type { DesiredState, Plan, PlanRow } from '../plan/types.js';
-import { loadProject, type Project, ProjectError } from '../project/index.js';
+import {
+  formatProblem,
+  loadProject,
+  type Project,
+  ProjectError,
+  type ProjectProblem,
+  sortProblems,
+  UnsetVariablesError,
+} from '../project/index.js';
 import { createClient } from '../session/client.js';
 import { checkLink, type Io } from '../session/commands.js';
+import { onOrg } from '../session/org.js';
 import { resolveSession } from '../session/resolve.js';
 import { describeFailure, executePlan, type RowResult } from './execute.js';
+import { checkAgainstOrgSecrets } from './org-secrets.js';
 import { type PlatformAnswer, webhookInstructions } from './webhooks.js';
 
 export interface ApplyFlags {
@@ -81,30 +91,72 @@ function webhookLines(plan: Plan, done: RowResult[]): string[] {
     });
 }
 
-export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<number> {
-  const dir = resolve(flags.dir);
-  let project: Project;
+function reportProblems(problems: ProjectProblem[], outcome: string, io: ApplyIo): void {
+  for (const problem of sortProblems(problems)) io.err(formatProblem(problem));
+  io.err(
+    `svc apply: fix the ${problems.length === 1 ? 'problem' : `${problems.length} problems`} above; ${outcome}`,
+  );
+}
+
+/**
+ * The project, with the variables it references that are unset here (to look for among the org's
+ * secrets); null once its problems are reported.
+ */
+async function load(
+  dir: string,
+  flags: ApplyFlags,
+  io: ApplyIo,
+): Promise<{ project: Project; unset: ProjectProblem[] } | null> {
   try {
     // Files and variables first: nothing reaches the network while the project is wrong.
-    project = await loadProject(dir, io.env, { requireSecrets: !flags.allowUnsetSecrets });
+    return {
+      project: await loadProject(dir, io.env, { requireSecrets: !flags.allowUnsetSecrets }),
+      unset: [],
+    };
   } catch (error) {
+    if (error instanceof UnsetVariablesError) return { project: error.project, unset: error.problems };
     if (!(error instanceof ProjectError)) throw error;
-    for (const line of error.format().split('\n')) io.err(line);
-    io.err(
-      `svc apply: fix the ${error.problems.length === 1 ? 'problem' : `${error.problems.length} problems`} above; nothing was sent`,
-    );
-    return EXIT.error;
+    reportProblems(error.problems, 'nothing was sent', io);
+    if (error.problems.some((p) => p.variable !== undefined)) {
+      io.err(
+        "  (a variable that is one of the org's secrets need not be set here: that is checked once the rest is right)",
+      );
+    }
+    return null;
   }
+}
+
+export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<number> {
+  const dir = resolve(flags.dir);
+  const loaded = await load(dir, flags, io);
+  if (!loaded) return EXIT.error;
+  const { project, unset } = loaded;
   const session = await resolveSession(io.env, flags);
   await checkLink(dir, session, flags.force ?? false);
   const client = createClient(session.url, session.token);
-  const state = await readServerState(client, session.org);
+  // With --json, stdout holds the one JSON document; progress goes to stderr.
+  const say = flags.json ? io.err : io.out;
+  let fromOrg: string[] = [];
+  if (unset.length > 0) {
+    const checked = await onOrg(client, session.org, () =>
+      checkAgainstOrgSecrets(client, session.org, unset),
+    );
+    if (checked.missing.length > 0) {
+      reportProblems(checked.missing, 'nothing was changed', io);
+      return EXIT.error;
+    }
+    fromOrg = checked.fromOrg;
+  }
+  const state = await onOrg(client, session.org, () => readServerState(client, session.org));
   const plan = computePlan(session.org, desiredState(project), state, flags.only);
   const counts = summary(plan);
   const pending = counts.create + counts.update;
 
-  // With --json, stdout holds the one JSON document; progress goes to stderr.
-  const say = flags.json ? io.err : io.out;
+  if (fromOrg.length > 0) {
+    say(
+      `Not set here, resolved from org ${session.org}'s secrets: ${fromOrg.map((v) => `$${v}`).join(', ')}`,
+    );
+  }
   if (flags.json) io.out(JSON.stringify(planJson(plan), null, 2));
   else for (const line of renderPlan(plan, { color: io.color })) io.out(line);
 

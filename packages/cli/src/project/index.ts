@@ -1,3 +1,9 @@
 export { loadProject, TEXT_SETTINGS } from './load.js';
-export { formatProblem, ProjectError, type ProjectProblem } from './problems.js';
+export {
+  formatProblem,
+  ProjectError,
+  type ProjectProblem,
+  sortProblems,
+  UnsetVariablesError,
+} from './problems.js';
 export type * from './types.js';

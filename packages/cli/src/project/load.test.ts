@@ -332,6 +332,7 @@ describe('loadProject: problems', () => {
         message:
           'environment variable TOKEN is not set (referenced by agents.a.platforms[0].config.bot_token)',
         hint: 'also referenced at svc.toml:6',
+        variable: 'TOKEN',
       },
     ]);
   });

@@ -6,7 +6,7 @@ import { type AgentConfig, MARKDOWN_MAX_CHARS, settingSchemas } from '@svc/core'
 import { checkBundles, emptyBundles, readBundle, watcherAgentPositions } from './bundles.js';
 import { renderPath, report, unstorableText } from './issues.js';
 import { describeOutside, OUTSIDE_HINT, outsideProject, type ProjectRoot, projectRoot } from './paths.js';
-import { ProjectError, type ProjectProblem, sortProblems } from './problems.js';
+import { ProjectError, type ProjectProblem, sortProblems, UnsetVariablesError } from './problems.js';
 import { checkSecrets } from './secret-refs.js';
 import { readSvcToml, SVC_TOML, type TomlAgent, type TomlResult } from './svc-toml.js';
 import type { Project, ProjectAgent } from './types.js';
@@ -61,8 +61,7 @@ export async function loadProject(
   checkBundles(bundles, toml.agentIds);
   checkSecrets(toml.secrets, env, problems, options.requireSecrets !== false);
 
-  if (problems.length > 0) throw new ProjectError(sortProblems(problems));
-  return {
+  const project: Project = {
     agents,
     entityTypes: bundles.entities.map((e) => e.item),
     relationshipTypes: bundles.relationships.map((e) => e.item),
@@ -70,6 +69,11 @@ export async function loadProject(
     secretRefs: toml.secrets.map(({ variable, line }) => ({ variable, file: SVC_TOML, line })),
     watcherAgentAt: watcherAgentPositions(bundles),
   };
+  if (problems.length === 0) return project;
+  const sorted = sortProblems(problems);
+  throw sorted.every((p) => p.variable !== undefined)
+    ? new UnsetVariablesError(sorted, project)
+    : new ProjectError(sorted);
 }
 
 type TextSettings = Pick<AgentConfig, (typeof TEXT_SETTINGS)[number]>;

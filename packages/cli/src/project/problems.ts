@@ -1,3 +1,5 @@
+import type { Project } from './types.js';
+
 /** Problems found while loading a project: all of them are collected, then thrown together. */
 
 export interface ProjectProblem {
@@ -9,6 +11,8 @@ export interface ProjectProblem {
   col: number;
   message: string;
   hint?: string;
+  /** Set on a reference whose variable is unset or empty here: the org's secrets may still hold it. */
+  variable?: string;
 }
 
 export function formatProblem(p: ProjectProblem): string {
@@ -26,6 +30,20 @@ export class ProjectError extends Error {
   /** One line per problem, in file and line order. */
   format(): string {
     return formatProblems(this.problems);
+  }
+}
+
+/**
+ * The project is right but for variables unset here. `svc apply` then asks the org which of them
+ * are its secrets, which the server resolves first: the project is the one to apply if all are.
+ */
+export class UnsetVariablesError extends ProjectError {
+  constructor(
+    problems: ProjectProblem[],
+    readonly project: Project,
+  ) {
+    super(problems);
+    this.name = 'UnsetVariablesError';
   }
 }
 

@@ -87,6 +87,7 @@ export function checkSecrets(
       col: first.col,
       message: `environment variable ${variable} ${state} (referenced by ${renderPath(first.path)})`,
       ...(others ? { hint: `also referenced at ${others}` } : {}),
+      variable,
     });
   }
 }

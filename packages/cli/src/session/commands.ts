@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Scope } from '@svc/core';
 import { createClient, normalizeUrl } from './client.js';
 import { credentialsPath, readCredentials, updateCredentials } from './credentials.js';
+import { orgRefusal, whoAmI } from './org.js';
 import { resolveSession } from './resolve.js';
 
 export interface Io {
@@ -11,13 +11,6 @@ export interface Io {
   interactive: boolean;
   /** Asks for a value; `secret` hides what is typed. Only called when `interactive`. */
   ask: (question: string, options: { secret?: boolean; initial?: string }) => Promise<string>;
-}
-
-interface WhoAmI {
-  kind: 'token' | 'admin_password';
-  org: string | null;
-  scopes: Scope[];
-  token: { id: string; name: string } | null;
 }
 
 export const DEFAULT_URL = 'http://127.0.0.1:8787';
@@ -54,8 +47,11 @@ export async function login(
       (io.interactive && !flags.token ? await io.ask('Server URL', { initial: DEFAULT_URL }) : DEFAULT_URL),
   );
   const token = flags.token ?? (await io.ask('API token', { secret: true }));
-  const who = await createClient(url, token).request<WhoAmI>('GET', '/api/whoami');
+  const client = createClient(url, token);
+  const who = await whoAmI(client);
   const org = flags.org ?? who.org ?? 'default';
+  const refusal = await orgRefusal(client, who, org);
+  if (refusal) throw new Error(`${refusal}; nothing was saved`);
   const name = flags.context ?? contextName(url);
   const path = credentialsPath(io.env);
   await updateCredentials(path, (credentials) => {
@@ -84,12 +80,16 @@ export async function logout(flags: { context?: string }, io: Io): Promise<void>
 
 export async function whoami(flags: { url?: string; org?: string; context?: string }, io: Io): Promise<void> {
   const session = await resolveSession(io.env, flags);
-  const who = await createClient(session.url, session.token).request<WhoAmI>('GET', '/api/whoami');
+  const client = createClient(session.url, session.token);
+  const who = await whoAmI(client);
+  // The org the token has, never one the flags, SVC_ORG or an old context merely name.
+  const refusal = await orgRefusal(client, who, session.org);
   io.out(`server   ${session.url}`);
   io.out(`context  ${session.context ?? '(SVC_API_TOKEN)'}`);
-  io.out(`org      ${session.org}`);
+  if (who.org !== null || !refusal) io.out(`org      ${who.org ?? session.org}`);
   io.out(`as       ${who.token ? `token "${who.token.name}" (${who.token.id})` : 'the admin password'}`);
   io.out(`scopes   ${who.scopes.join(', ')}`);
+  if (refusal) throw new Error(refusal);
 }
 
 export interface ProjectLink {

@@ -99,6 +99,18 @@ describe('svc login', () => {
     await login({ token: ADMIN_PASSWORD, url: server.url, org: 'acme' }, session);
     expect((await resolveSession(session.env)).org).toBe('acme');
   });
+
+  it('never saves an org the credentials cannot act on', async () => {
+    const session = await io();
+    await expect(login({ token, url: server.url, org: 'default' }, session)).rejects.toThrow(
+      'this token belongs to org "acme", not "default": use --org acme, or log in with a token of org "default" ' +
+        '(svc login --token <token of default>); nothing was saved',
+    );
+    await expect(login({ token: ADMIN_PASSWORD, url: server.url, org: 'ghost' }, session)).rejects.toThrow(
+      /^org "ghost" does not exist on http:\S+ \(its orgs: acme, default\)/,
+    );
+    expect((await readCredentials(credentialsPath(session.env))).contexts).toEqual({});
+  });
 });
 
 describe('concurrent logins', () => {
@@ -139,6 +151,17 @@ describe('sessions', () => {
     expect(session.lines.join('\n')).toMatch(/org +acme[\s\S]*scopes +read, write/);
     await logout({}, session);
     await expect(resolveSession(session.env)).rejects.toThrow(/not logged in: run "svc login"/);
+  });
+
+  it("whoami --org names the token's org, and fails for another", async () => {
+    const session = await io();
+    await login({ token, url: server.url }, session);
+    session.lines.length = 0;
+    await expect(whoami({ org: 'default' }, session)).rejects.toThrow(
+      /^this token belongs to org "acme", not "default"/,
+    );
+    expect(session.lines.join('\n')).toMatch(/^org +acme$/m);
+    expect(session.lines.join('\n')).not.toMatch(/default/);
   });
 });
 
