@@ -2,7 +2,7 @@ import { pageQuerySchema } from '@svc/core';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { cursorOf, encodeCursor } from '../db/keyset.js';
-import { iso, orgParams, problemResponses } from '../http/common.js';
+import { instantSchema, iso, orgParams, problemResponses } from '../http/common.js';
 import { notFound } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import { type EventRow, eventById, listEvents } from './queries.js';
@@ -93,8 +93,8 @@ export function eventRoutes(options: AppOptions) {
             feedKey: z.string().min(1).max(200).optional(),
             kind: z.string().min(1).max(200).optional(),
             entityId: idFilter.optional(),
-            since: z.iso.datetime({ offset: true }).optional(),
-            until: z.iso.datetime({ offset: true }).optional(),
+            since: instantSchema.optional(),
+            until: instantSchema.optional(),
             embedding: embeddingQuery,
           }),
           response: {

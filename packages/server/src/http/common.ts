@@ -21,6 +21,14 @@ export const problemResponses = {
 
 export const orgParams = z.object({ org: z.string().max(100).describe('org slug') });
 
+/**
+ * A point in time that a client sends: RFC 3339 with an offset, years 0001 to 9999. The format
+ * lets year 0000 through, which PostgreSQL does not have: refused here rather than by the database.
+ */
+export const instantSchema = z.iso
+  .datetime({ offset: true })
+  .refine((text) => !text.startsWith('0000-'), 'year 0000 does not exist; send a year from 0001 to 9999');
+
 export const iso = (value: Date | string): string => new Date(value).toISOString();
 export const isoOrNull = (value: Date | string | null): string | null => (value === null ? null : iso(value));
 

@@ -40,7 +40,14 @@ function fromFastify(error: FastifyError, request: FastifyRequest) {
 }
 
 /** SQLSTATEs of text PostgreSQL cannot store: NUL characters, unpaired surrogates in JSON. */
-const UNSTORABLE_TEXT = new Set(['22021', '22P05', '22P02']);
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
+/**
+ * PostgreSQL's data exceptions (SQLSTATE class 22: a number or date out of range, text that is no
+ * number, a NUL): a value of the request that no check stopped on its way to the database.
+ */
+const isDataException = (error: { code?: unknown }) =>
+  typeof error.code === 'string' && /^22[0-9A-Z]{3}$/.test(error.code);
 
 /** A database that cannot be reached or went away: the request may succeed when retried. */
 function isDatabaseUnavailable(error: { code?: string; message?: string }): boolean {
@@ -67,6 +74,9 @@ function fromDatabase(error: { code?: string; message?: string }) {
       'text may not contain NUL characters or unpaired surrogates',
     );
   }
+  if (isDataException(error)) {
+    return problemBody(400, 'validation_failed', 'a value in the request is out of range or not of its type');
+  }
   if (isDatabaseUnavailable(error)) {
     return problemBody(503, 'database_unavailable', 'the database is unreachable; try again shortly');
   }
@@ -81,6 +91,10 @@ export function registerErrorHandling(app: App): void {
     const known = fromFastify(error, request) ?? fromDatabase(error);
     if (known) {
       if (known.status >= 500) request.log.error({ err: error }, known.detail);
+      // The last line of defence: the client gets its 400, the log names the check that is missing.
+      if (isDataException(error)) {
+        request.log.warn({ err: error }, 'a data exception answered 400: the request was not checked enough');
+      }
       return sendProblem(reply, known);
     }
     request.log.error({ err: error }, 'unhandled error');

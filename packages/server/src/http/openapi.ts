@@ -14,7 +14,9 @@ const SCHEMA_REF = '#/components/schemas/';
  */
 function answersOfEveryRoute(route: RouteOptions, schema: FastifySchema) {
   const isPublic = route.config?.auth === 'public';
+  const validated = schema.params || schema.querystring || schema.headers || schema.body;
   return {
+    ...(validated ? { 400: problemResponse('The request is not valid') } : {}),
     ...(schema.body
       ? {
           413: problemResponse('The body is larger than the limit'),

@@ -33,10 +33,29 @@ export function fieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
   });
 }
 
+/**
+ * Path and query values holding a NUL (`%00`): PostgreSQL cannot take one in text, so any query
+ * that compares such a value fails in the database. JSON bodies are checked as they are read.
+ */
+function nulFields(data: unknown): FieldError[] {
+  if (data === null || typeof data !== 'object') return [];
+  const holdsNul = (value: unknown) =>
+    [value].flat().some((v) => typeof v === 'string' && v.includes('\u0000'));
+  return Object.entries(data)
+    .filter(([, value]) => holdsNul(value))
+    .map(([key]) => ({
+      [VALIDATION_ERROR]: true as const,
+      instancePath: pointer([key]),
+      message: 'holds a NUL character',
+    }));
+}
+
 /** Zod validation for every request part, with errors Fastify hands to the error handler. */
 export const validatorCompiler: FastifySchemaCompiler<z.ZodType> =
-  ({ schema }) =>
+  ({ schema, httpPart }) =>
   (data) => {
+    const nul = httpPart === 'params' || httpPart === 'querystring' ? nulFields(data) : [];
+    if (nul.length > 0) return { error: nul as unknown as Error };
     const result = schema.safeParse(data);
     if (result.success) return { value: result.data };
     return { error: fieldErrors(result.error.issues) as unknown as Error };

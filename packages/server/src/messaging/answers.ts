@@ -49,11 +49,36 @@ export const toMessage = (row: MessageRow, basePath: string) => ({
 export const encodeCursor = (at: string, id: string) =>
   Buffer.from(JSON.stringify([at, id])).toString('base64url');
 
+/** PostgreSQL's text of a timestamptz (DateStyle ISO): `2026-11-26 06:41:23.082951+00`, `+05:30`. */
+const POSTGRES_TIME = /^(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:\.\d{1,6})?[+-](\d\d)(?::\d\d){0,2}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether `at` is a time PostgreSQL could have given out. A forged cursor reaches `::timestamptz`
+ * otherwise, where a month 13 or a year 0 (PostgreSQL has none) is an error of the server's.
+ */
+function isPostgresTime(at: string): boolean {
+  const fields = POSTGRES_TIME.exec(at)?.slice(1).map(Number);
+  if (!fields) return false;
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offset = 0] = fields;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return (
+    year >= 1 &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60 &&
+    offset <= 15
+  );
+}
+
 export function decodeCursor(cursor: string | undefined): [string, string] | null {
   if (cursor === undefined) return null;
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [unknown, unknown];
-    if (typeof at === 'string' && typeof id === 'string' && /^\d{4}-\d\d-\d\d[ T][\d:.]+[+-]\d\d/.test(at)) {
+    if (typeof at === 'string' && typeof id === 'string' && isPostgresTime(at) && UUID.test(id)) {
       return [at, id];
     }
   } catch {}

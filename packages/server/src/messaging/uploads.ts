@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import multipart, { type MultipartFile } from '@fastify/multipart';
+import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
@@ -55,16 +55,56 @@ function unstorable(text: string): string | null {
     : `holds half of a UTF-16 surrogate pair at character ${found.index}; send well-formed Unicode text`;
 }
 
+/**
+ * What busboy throws for a body that is not multipart as its Content-Type says (no boundary,
+ * another boundary, cut short) is the client's mistake. The plugin's own errors carry a status
+ * (its limits are 413) and ours are problems already: those pass as they are.
+ */
+function malformedForm(error: unknown): unknown {
+  if (error instanceof ProblemError || (error as { statusCode?: unknown }).statusCode !== undefined) {
+    return error;
+  }
+  return new ProblemError(
+    400,
+    'malformed_multipart',
+    `the body is not the multipart/form-data its Content-Type announces: ${(error as Error).message}`,
+  );
+}
+
+/** The parts of a form; reading them is where a malformed body shows. */
+async function* partsOf(request: FastifyRequest): AsyncGenerator<Multipart> {
+  const parts = request.parts();
+  for (;;) {
+    let next: IteratorResult<Multipart>;
+    try {
+      next = await parts.next();
+    } catch (error) {
+      throw malformedForm(error);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+/** A part's bytes; a body cut short ends the part's stream with busboy's error. */
+async function* chunksOf(part: MultipartFile): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of part.file) yield chunk as Buffer;
+  } catch (error) {
+    throw malformedForm(error);
+  }
+}
+
 /** A form field's text, from its bytes: UTF-8 (RFC 7578), refused rather than repaired. */
 async function readField(part: MultipartFile): Promise<string> {
   const path = at(part.fieldname);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of part.file) {
-    size += (chunk as Buffer).length;
+  for await (const chunk of chunksOf(part)) {
+    size += chunk.length;
     if (size > MAX_FIELD_BYTES)
       throw tooLarge(`the field "${part.fieldname}" is larger than ${MAX_FIELD_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
+    chunks.push(chunk);
   }
   const bytes = Buffer.concat(chunks);
   if (!isUtf8(bytes)) throw refused(path, 'is not valid UTF-8; send form fields as UTF-8 text');
@@ -94,6 +134,63 @@ function checkFileFacts(part: MultipartFile, index: number): void {
   }
 }
 
+/** A file part, read into `request.uploads` within the limits; a part that breaks one is refused. */
+async function readFile(request: FastifyRequest, part: MultipartFile, limits: UploadLimits): Promise<void> {
+  if (part.fieldname !== 'files') {
+    part.file.resume();
+    throw new ProblemError(
+      400,
+      'validation_failed',
+      `files go in the part "files", not "${part.fieldname}"`,
+      [{ path: `/body/${part.fieldname}`, message: 'a file part must be named "files"' }],
+    );
+  }
+  if (request.uploads.length >= limits.files) {
+    part.file.resume();
+    throw tooLarge(`a message has at most ${limits.files} files`);
+  }
+  checkFileFacts(part, request.uploads.length);
+  const fileTooLarge = () => tooLarge(`file "${part.filename}" is larger than ${limits.fileBytes} bytes`);
+  // At its limit, busboy would quietly drop the rest of the file: end here instead, so that the
+  // answer goes out before the rest of the upload is read.
+  part.file.once('limit', () => part.file.destroy(fileTooLarge()));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const sent = () => request.uploads.reduce((n, u) => n + u.data.length, 0);
+  for await (const chunk of chunksOf(part)) {
+    size += chunk.length;
+    if (size > limits.fileBytes) throw fileTooLarge();
+    if (sent() + size > limits.totalBytes) {
+      throw tooLarge(`the files together are larger than ${limits.totalBytes} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  if (part.file.truncated) throw fileTooLarge();
+  request.uploads.push({ name: part.filename, contentType: part.mimetype, data: Buffer.concat(chunks) });
+}
+
+/** The form's fields as the body the route's schema checks: a field sent twice becomes a list. */
+async function readForm(request: FastifyRequest, limits: UploadLimits): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = {};
+  for await (const part of partsOf(request)) {
+    const file = part as MultipartFile;
+    if ((file as { filename: string | undefined }).filename !== undefined) {
+      await readFile(request, file, limits);
+      continue;
+    }
+    if (part.fieldname === 'files') {
+      file.file.resume();
+      throw refused('/body/files', 'a part "files" must be a file, with a filename');
+    }
+    request.uploadFields++;
+    if (request.uploadFields > MAX_FIELDS) throw tooLarge(`a message has at most ${MAX_FIELDS} fields`);
+    const text = await readField(file);
+    const earlier = body[part.fieldname];
+    body[part.fieldname] = earlier === undefined ? text : [earlier, text].flat();
+  }
+  return body;
+}
+
 /**
  * Multipart bodies for the routes of this plugin: the fields become the body the route's schema
  * checks (`team_chat` and `messenger` as JSON text), the parts named `files` become
@@ -110,7 +207,6 @@ export async function registerUploads(app: App, limits: UploadLimits): Promise<v
     request.uploadFields = 0;
   });
   await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
     throwFileSizeLimit: true,
     isPartAFile: () => true,
     // The limits of files and of fields are kept below, each kind its own; these only bound both.
@@ -119,59 +215,12 @@ export async function registerUploads(app: App, limits: UploadLimits): Promise<v
       files: limits.files + MAX_FIELDS,
       parts: 40,
     },
-    async onFile(this: FastifyRequest, part: MultipartFile) {
-      const self = part as unknown as { value: unknown; filename: string | undefined };
-      if (self.filename === undefined) {
-        if (part.fieldname === 'files') {
-          part.file.resume();
-          throw refused('/body/files', 'a part "files" must be a file, with a filename');
-        }
-        this.uploadFields++;
-        if (this.uploadFields > MAX_FIELDS) throw tooLarge(`a message has at most ${MAX_FIELDS} fields`);
-        // The body the route sees, as @fastify/multipart builds it from `value`.
-        self.value = await readField(part);
-        return;
-      }
-      if (part.fieldname !== 'files') {
-        part.file.resume();
-        throw new ProblemError(
-          400,
-          'validation_failed',
-          `files go in the part "files", not "${part.fieldname}"`,
-          [{ path: `/body/${part.fieldname}`, message: 'a file part must be named "files"' }],
-        );
-      }
-      if (this.uploads.length >= limits.files) {
-        part.file.resume();
-        throw tooLarge(`a message has at most ${limits.files} files`);
-      }
-      checkFileFacts(part, this.uploads.length);
-      const fileTooLarge = () => tooLarge(`file "${part.filename}" is larger than ${limits.fileBytes} bytes`);
-      // At its limit, busboy would quietly drop the rest of the file: end here instead, so that the
-      // answer goes out before the rest of the upload is read.
-      part.file.once('limit', () => part.file.destroy(fileTooLarge()));
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const sent = () => this.uploads.reduce((n, u) => n + u.data.length, 0);
-      for await (const chunk of part.file) {
-        size += (chunk as Buffer).length;
-        if (size > limits.fileBytes) throw fileTooLarge();
-        if (sent() + size > limits.totalBytes) {
-          throw tooLarge(`the files together are larger than ${limits.totalBytes} bytes`);
-        }
-        chunks.push(chunk as Buffer);
-      }
-      if (part.file.truncated) throw fileTooLarge();
-      this.uploads.push({ name: part.filename, contentType: part.mimetype, data: Buffer.concat(chunks) });
-      // Not in the body: the files are `request.uploads`.
-      (part as unknown as { value: unknown }).value = undefined;
-    },
   });
   // Form fields are text: the routing objects come as JSON text; the file parts leave no trace.
   app.addHook('preValidation', async (request) => {
     if (!request.isMultipart()) return;
-    const body = request.body as Record<string, unknown>;
-    delete body.files;
+    const body = await readForm(request, limits);
+    request.body = body;
     for (const key of ['team_chat', 'messenger']) {
       if (typeof body[key] !== 'string') continue;
       try {
