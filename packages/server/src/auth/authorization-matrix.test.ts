@@ -379,8 +379,9 @@ beforeAll(async () => {
     [ORG],
   );
   fixtures.actionConnectionId = String(codeHost.rows[0]?.id);
+  // In a shared conversation (a channel): the admin password's own would be 404 to a `messages` token.
   const message = await server.call('POST', `/api/v1/agents/${AGENT}/messages`, {
-    body: { platform: 'api', content: 'fixture' },
+    body: { platform: 'api', content: 'fixture', channel: 'fixture' },
   });
   expect(message.status).toBe(202);
   fixtures.messageId = message.body.id;
