@@ -27,6 +27,7 @@ import { answerClientError, registerErrorHandling } from './errors.js';
 import { registerJsonBody } from './json-body.js';
 import { registerDocs, registerOpenApi } from './openapi.js';
 import { problemBody, sendProblem } from './problem.js';
+import { requestLogger } from './request-log.js';
 import { registerResponseCheck } from './response-check.js';
 import type { App, AppOptions, RouteAuth } from './types.js';
 import { validatorCompiler } from './validation.js';
@@ -42,7 +43,7 @@ export async function buildApp(
   options: AppOptions,
 ): Promise<{ app: App; routes: () => RegisteredRoute[]; registry: Registry }> {
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    ...(options.logger ? { loggerInstance: requestLogger(options.logger) } : { logger: false }),
     bodyLimit: options.bodyLimit ?? JSON_BODY_LIMIT_BYTES,
     // Requests are traced by id in the logs; clients may bring their own.
     requestIdHeader: 'x-request-id',

@@ -14,7 +14,7 @@ const MAX_REPORTED = 20;
 
 /** NUL, or half of a surrogate pair: text PostgreSQL cannot store, and that UTF-8 cannot carry. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this looks for.
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 type Segment = string | number;
 

@@ -16,10 +16,14 @@ export type Inbound =
   | { kind: 'answer'; body: { challenge: string } }
   | { kind: 'messages'; messages: InboundMessage[]; ignored: number };
 
-/** Why a call is refused before anything is read from it: 401, and nothing queued. */
+/** Why a call is refused before anything is read from it: 401 (403 for a verify token), and nothing queued. */
 export class WebhookRefusedError extends Error {
   constructor(
-    readonly code: 'webhook_signature_missing' | 'webhook_signature_invalid' | 'webhook_signature_stale',
+    readonly code:
+      | 'webhook_signature_missing'
+      | 'webhook_signature_invalid'
+      | 'webhook_signature_stale'
+      | 'webhook_verify_token_invalid',
     detail: string,
   ) {
     super(detail);

@@ -10,10 +10,14 @@ import { SecretMissingError } from '../secrets/resolve.js';
 import type { Announcer } from '../turns/events.js';
 import { type Inbound, WebhookRefusedError } from './inbound.js';
 import { inboundSlack, verifySlack } from './slack.js';
+import { storableMessages } from './storable.js';
 import { inboundTelegram, verifyTelegram } from './telegram.js';
+import { createWebhookThrottle } from './throttle.js';
 import { inboundWhatsApp, verifyWhatsApp, whatsAppChallenge } from './whatsapp.js';
 
 const tags = ['webhooks'];
+const TOO_MANY_REFUSED =
+  'Too many refused calls to this platform from this address (rate_limited, with Retry-After)';
 /** Platforms send small JSON; anything larger is not theirs. */
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 const params = z.object({ stableId: z.string().max(200).describe("the platform's stable ID") });
@@ -36,13 +40,8 @@ async function platformWithSecrets(options: AppOptions, stableId: string) {
   }
 }
 
-/** Checks the call as its platform signs it (401 before anything is read), then reads it. */
-function verifiedInbound(
-  platform: PlatformTarget,
-  config: Record<string, string>,
-  headers: Record<string, string | string[] | undefined>,
-  raw: Buffer,
-): Inbound {
+/** The key that checks the platform's calls, or a 503 problem when its config has none. */
+function checkingKey(platform: PlatformTarget, config: Record<string, string>): string {
   const keyName =
     platform.type === 'team_chat' ? 'signing_secret' : isWhatsApp(platform) ? 'app_secret' : 'secret_token';
   const key = config[keyName];
@@ -54,17 +53,23 @@ function verifiedInbound(
       `platform "${platform.stableId}" has no ${keyName} in its config, so its calls cannot be checked; set it (svc apply)`,
     );
   }
-  const verify = () => {
-    if (platform.type === 'team_chat') verifySlack(headers, raw, key);
-    else if (isWhatsApp(platform)) verifyWhatsApp(headers, raw, key);
-    else verifyTelegram(headers, key);
-  };
-  try {
-    verify();
-  } catch (error) {
-    if (error instanceof WebhookRefusedError) throw new ProblemError(401, error.code, error.message);
-    throw error;
-  }
+  return key;
+}
+
+/** Checks the call as its platform signs it: WebhookRefusedError when it is not the platform's. */
+function verify(
+  platform: PlatformTarget,
+  key: string,
+  headers: Record<string, string | string[] | undefined>,
+  raw: Buffer,
+): void {
+  if (platform.type === 'team_chat') verifySlack(headers, raw, key);
+  else if (isWhatsApp(platform)) verifyWhatsApp(headers, raw, key);
+  else verifyTelegram(headers, key);
+}
+
+/** Reads a verified call. */
+function readInbound(platform: PlatformTarget, config: Record<string, string>, raw: Buffer): Inbound {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw.toString('utf8'));
@@ -100,6 +105,7 @@ function conversationOf(platform: PlatformTarget, body: MessageSend): MessageSen
  */
 export function webhookRoutes(options: AppOptions, announcer: Announcer) {
   return async (app: App) => {
+    const throttle = createWebhookThrottle(options.authFailuresPerMinute);
     // The raw bytes, whatever the content type: a signature covers them exactly.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser(
@@ -134,18 +140,25 @@ export function webhookRoutes(options: AppOptions, announcer: Announcer) {
             404: problemResponse('No platform has this stable ID'),
             413: problemResponse('The body is over 1 MiB'),
             415: problemResponse('Not a body a platform sends'),
+            429: problemResponse(TOO_MANY_REFUSED),
             503: problemResponse("A secret of the platform's config is not set (secret_missing)"),
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { platform, config } = await platformWithSecrets(options, request.params.stableId);
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const inbound = verifiedInbound(platform, config, request.headers, raw);
+        const key = checkingKey(platform, config);
+        const proof = platform.type === 'messenger' && !isWhatsApp(platform) ? 'shared_secret' : 'signature';
+        throttle.guard(request, reply, platform.stableId, proof, () =>
+          verify(platform, key, request.headers, raw),
+        );
+        const inbound = readInbound(platform, config, raw);
         if (inbound.kind === 'answer') return inbound.body;
         let queued = 0;
         let duplicates = 0;
-        for (const message of inbound.messages) {
+        const { messages, ignored } = storableMessages(inbound.messages, request.log, platform.stableId);
+        for (const message of messages) {
           const outcome = await enqueueMessage(options.pool, announcer, {
             orgId: platform.org.id,
             agentId: platform.agentId,
@@ -166,7 +179,7 @@ export function webhookRoutes(options: AppOptions, announcer: Announcer) {
           else if ('row' in outcome) queued++;
           else request.log.info({ stableId: platform.stableId }, 'a chat message was refused by guardrails');
         }
-        return { ok: true as const, queued, duplicates, ignored: inbound.ignored };
+        return { ok: true as const, queued, duplicates, ignored: inbound.ignored + ignored };
       },
     );
 
@@ -174,8 +187,6 @@ export function webhookRoutes(options: AppOptions, announcer: Announcer) {
       '/api/v1/webhooks/:stableId',
       {
         config: { auth: 'public' },
-        // The request line carries hub.verify_token in its query: it is not logged at info.
-        logLevel: 'warn',
         schema: {
           tags,
           operationId: 'verifyWebhook',
@@ -194,6 +205,7 @@ export function webhookRoutes(options: AppOptions, announcer: Announcer) {
             },
             403: problemResponse("The verify token is not the platform's"),
             404: problemResponse('No WhatsApp platform has this stable ID'),
+            429: problemResponse(TOO_MANY_REFUSED),
             503: problemResponse("A secret of the platform's config is not set (secret_missing)"),
           },
         },
@@ -202,17 +214,26 @@ export function webhookRoutes(options: AppOptions, announcer: Announcer) {
         const { platform, config } = await platformWithSecrets(options, request.params.stableId);
         if (!isWhatsApp(platform)) throw notFound(`WhatsApp platform "${platform.stableId}"`);
         const verifyToken = config.verify_token;
-        const challenge =
-          typeof verifyToken === 'string' && verifyToken !== ''
-            ? whatsAppChallenge(request.query, verifyToken)
-            : null;
-        if (challenge === null) {
-          throw new ProblemError(
-            403,
-            'webhook_verify_token_invalid',
-            "hub.verify_token is not the platform's verify_token",
-          );
-        }
+        const challenge = throttle.guard(
+          request,
+          reply,
+          platform.stableId,
+          'shared_secret',
+          () => {
+            const echoed =
+              typeof verifyToken === 'string' && verifyToken !== ''
+                ? whatsAppChallenge(request.query, verifyToken)
+                : null;
+            if (echoed === null) {
+              throw new WebhookRefusedError(
+                'webhook_verify_token_invalid',
+                "hub.verify_token is not the platform's verify_token",
+              );
+            }
+            return echoed;
+          },
+          403,
+        );
         return reply
           .type('text/plain; charset=utf-8')
           .serializer((text) => text as string)
