@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { parseTrustProxy } from './auth/throttle.js';
 import { providedNixPackages } from './connectors/install.js';
 import { lockDataDir, readOrCreateSecret } from './data-dir.js';
@@ -11,6 +11,7 @@ import { buildApp } from './http/app.js';
 import type { App } from './http/types.js';
 import { parseRateLimit } from './messaging/rate-limit.js';
 import { DEFAULT_UPLOAD_LIMITS } from './messaging/uploads.js';
+import { createLogger } from './ops/logger.js';
 import { positiveInteger } from './ops/settings.js';
 import { ensureOrg } from './orgs/routes.js';
 import { createRunMetrics } from './runs/metrics.js';
@@ -70,14 +71,25 @@ function checkAdminPassword(value: string, where: string, fix: string): void {
 
 export { positiveInteger };
 
+/** Why the server could not listen, and what to change: one line. */
+function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): string {
+  const at = `${host}:${port}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `port ${port} is taken on ${host} (another svc, or another program, listens there): stop it, or choose another port with --port or SVC_PORT`;
+    case 'EACCES':
+      return `this user may not listen on ${at} (ports below 1024 need privileges): choose a port above 1023 with --port or SVC_PORT`;
+    case 'EADDRNOTAVAIL':
+      return `${host} is not an address of this machine: choose one with --host or SVC_HOST (127.0.0.1, or 0.0.0.0 for every interface)`;
+    default:
+      return `cannot listen on ${at}: ${error.message}`;
+  }
+}
+
 export async function startServer(settings: ServerSettings): Promise<RunningServer> {
   const { env } = settings;
   const announce = settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const logger: Logger = pino({
-    level: settings.logLevel,
-    // rawPacket: the bytes of a request Node's parser refused, which may hold a token or a secret.
-    redact: ['req.headers.authorization', 'req.headers.cookie', 'err.rawPacket'],
-  });
+  const logger: Logger = createLogger(settings.logLevel);
   const dataDir = resolve(env.SVC_DATA_DIR || '.svc');
   const basePath = normaliseBasePath(env.SVC_BASE_PATH);
   const egress = deploymentEgressFromEnv(env);
@@ -121,10 +133,12 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
     const trustProxy = parseTrustProxy(env.SVC_TRUST_PROXY);
 
     let databaseUrl = env.DATABASE_URL as string;
+    let cluster = '';
     if (embedded) {
       const started = await startEmbeddedPostgres(dataDir, (m) => logger.info(m));
       cleanups.push(started.stop);
       databaseUrl = started.url;
+      cluster = started.cluster;
     }
     const pool = new pg.Pool({
       connectionString: databaseUrl,
@@ -169,7 +183,9 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       trustProxy,
     });
     cleanups.push(() => app.close());
-    await app.listen({ port: settings.port, host: settings.host });
+    await app.listen({ port: settings.port, host: settings.host }).catch((error: NodeJS.ErrnoException) => {
+      throw new Error(listenFailure(error, settings.host, settings.port));
+    });
     if (settings.workers !== false) {
       const workers = await startTurnWorkers({
         pool,
@@ -203,9 +219,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
 
     announce(`svc server listening on ${url}`);
     announce(`  API reference  ${url}/docs`);
-    announce(
-      `  database       ${embedded ? `embedded PostgreSQL in ${join(dataDir, 'data')}` : 'DATABASE_URL'}`,
-    );
+    announce(`  database       ${embedded ? `embedded PostgreSQL in ${cluster}` : 'DATABASE_URL'}`);
     if (admin.created) {
       announce(
         `  admin password ${admin.value}   (shown once; kept in ${join(dataDir, 'admin-password')}, mode 0600)`,

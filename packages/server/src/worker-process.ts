@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import pino from 'pino';
 import type { Registry } from 'prom-client';
 import { migrate } from './db/migrate.js';
 import { deploymentEgressFromEnv } from './egress/deployment.js';
+import { createLogger } from './ops/logger.js';
 import { processRegistry } from './ops/metrics.js';
 import { positiveInteger } from './ops/settings.js';
 import { createRunMetrics } from './runs/metrics.js';
@@ -80,7 +80,7 @@ export async function startWorker(settings: WorkerSettings): Promise<RunningWork
       'svc worker needs DATABASE_URL, the database of the svc servers it works for (an embedded one belongs to its server)',
     );
   }
-  const logger = pino({ level: settings.logLevel });
+  const logger = createLogger(settings.logLevel);
   const keyText =
     env.SVC_ENCRYPTION_KEY ||
     (await readFile(join(resolve(env.SVC_DATA_DIR || '.svc'), 'encryption-key'), 'utf8').catch(() => null));

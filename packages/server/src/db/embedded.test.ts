@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { startServer } from '../server.js';
 import { startEmbeddedPostgres } from './embedded.js';
 
 // Only as root is PostgreSQL run as another user (`postgres`), who may be shut out of the checkout.
@@ -27,6 +28,43 @@ describe.runIf(process.getuid?.() === 0)('embedded PostgreSQL, started as root',
       await rm(closed, { recursive: true, force: true });
       const cluster = createHash('sha256').update(dataDir).digest('hex').slice(0, 16);
       await rm(join('/var/lib/svc/clusters', cluster), { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('names the cluster it really uses, and says how to remove one whose data dir is gone', async () => {
+    const closed = await mkdtemp(join(tmpdir(), 'svc-closed-'));
+    const dataDir = join(closed, 'project', '.svc');
+    const cluster = join(
+      '/var/lib/svc/clusters',
+      createHash('sha256').update(dataDir).digest('hex').slice(0, 16),
+    );
+    const lines: string[] = [];
+    const settings = {
+      port: 0,
+      host: '127.0.0.1',
+      logLevel: 'silent',
+      announce: (line: string) => lines.push(line),
+      workers: false as const,
+      env: { SVC_DATA_DIR: dataDir },
+    };
+    try {
+      await mkdir(dataDir, { recursive: true });
+      const server = await startServer(settings);
+      await server.close();
+      expect(lines.find((line) => line.includes('database'))).toBe(
+        `  database       embedded PostgreSQL in ${cluster}`,
+      );
+      // A newcomer starting over: the data dir is removed, the cluster under /var/lib/svc is not.
+      await rm(dataDir, { recursive: true });
+      await mkdir(dataDir);
+      const again = startServer(settings);
+      await expect(again).rejects.toThrow(
+        `embedded PostgreSQL: ${cluster} holds the cluster of ${dataDir}, but its password (${join(dataDir, 'pg-password')}) is gone`,
+      );
+      await expect(again).rejects.toThrow(`remove the cluster to start afresh: rm -rf ${cluster}`);
+    } finally {
+      await rm(closed, { recursive: true, force: true });
+      await rm(cluster, { recursive: true, force: true });
     }
   }, 60_000);
 });

@@ -11,6 +11,8 @@ const run = promisify(execFile);
 
 export interface EmbeddedPostgres {
   url: string;
+  /** Where the cluster's files are: `<dataDir>/data`, or under /var/lib/svc/clusters (below). */
+  cluster: string;
   stop(): Promise<void>;
 }
 
@@ -64,8 +66,11 @@ export async function startEmbeddedPostgres(
     const { mode } = await stat(dataDir);
     if ((mode & 0o011) !== 0o011) await chmod(dataDir, mode | 0o011);
   }
-  const password = await readOrCreatePassword(join(dataDir, 'pg-password'));
-  if (!(await exists(join(pgData, 'PG_VERSION')))) {
+  const passwordFile = join(dataDir, 'pg-password');
+  const made = await exists(join(pgData, 'PG_VERSION'));
+  if (made && !(await exists(passwordFile))) throw new Error(orphanedCluster(pgData, dataDir, passwordFile));
+  const password = await readOrCreatePassword(passwordFile);
+  if (!made) {
     log(`initialising embedded PostgreSQL in ${pgData}`);
     await initialise(binaries.initdb, pgData, password, owner);
   }
@@ -80,8 +85,23 @@ export async function startEmbeddedPostgres(
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   return {
     url,
+    cluster: pgData,
     stop: () => stopChild(child),
   };
+}
+
+/**
+ * A cluster whose password went with its data dir (removed, or moved: a cluster kept under
+ * /var/lib/svc outlives it). A new password would only meet `password authentication failed`,
+ * and the org secrets in it were sealed with the encryption key that was beside it. It is not
+ * removed here: the data dir may come back.
+ */
+function orphanedCluster(pgData: string, dataDir: string, passwordFile: string): string {
+  return (
+    `embedded PostgreSQL: ${pgData} holds the cluster of ${resolve(dataDir)}, but its password ` +
+    `(${passwordFile}) is gone: was the data dir removed? Put the data dir back to keep its data, ` +
+    `or remove the cluster to start afresh: rm -rf ${pgData}`
+  );
 }
 
 /**

@@ -103,7 +103,12 @@ const whatsApp = (client: string, secret: string) =>
   post(
     client,
     'doors-messenger-wa',
-    whatsappMessage({ messageId: `wamid.${++messages}`, from: '15550001', text: 'hi', phoneNumberId: PHONE_NUMBER_ID }),
+    whatsappMessage({
+      messageId: `wamid.${++messages}`,
+      from: '15550001',
+      text: 'hi',
+      phoneNumberId: PHONE_NUMBER_ID,
+    }),
     (raw) => whatsappHeaders(secret, raw),
   );
 const subscribe = (client: string, verifyToken: string) =>
@@ -205,7 +210,7 @@ describe('query strings never reach the log', () => {
 });
 
 describe('text a chat platform sends that cannot be stored as written', () => {
-  const count = async (where: string, value: string) => {
+  const contents = async (where: string, value: string) => {
     const { rows } = await server.pool.query(`SELECT content FROM messages WHERE ${where}`, [value]);
     return rows.map((row) => row.content as string);
   };
@@ -214,12 +219,10 @@ describe('text a chat platform sends that cannot be stored as written', () => {
     const client = '192.0.2.1';
     const res = await telegram(client, SECRETS.TG_SECRET_TOKEN, 'unstorable-tg a\u0000b\ud800c');
     expect(res).toMatchObject({ status: 200, body: { queued: 1, ignored: 0 } });
-    expect(await count('content LIKE $1', 'unstorable-tg%')).toEqual([
-      'unstorable-tg a\uFFFDb\uFFFDc',
-    ]);
+    expect(await contents('content LIKE $1', 'unstorable-tg%')).toEqual(['unstorable-tg a\uFFFDb\uFFFDc']);
     const slackRes = await slack(client, SECRETS.SLACK_SIGNING_SECRET, 'unstorable-slack \udc00\u0000');
     expect(slackRes).toMatchObject({ status: 200, body: { queued: 1 } });
-    expect(await count('content LIKE $1', 'unstorable-slack%')).toEqual(['unstorable-slack \uFFFD\uFFFD']);
+    expect(await contents('content LIKE $1', 'unstorable-slack%')).toEqual(['unstorable-slack \uFFFD\uFFFD']);
     const notes = logLines.filter((line) => line.includes('U+FFFD'));
     expect(notes.length).toBe(2);
     expect(notes.join('')).not.toContain('unstorable');
@@ -232,6 +235,6 @@ describe('text a chat platform sends that cannot be stored as written', () => {
       telegramHeaders(SECRETS.TG_SECRET_TOKEN),
     );
     expect(res).toMatchObject({ status: 200, body: { ok: true, queued: 0, ignored: 1 } });
-    expect(await count('content = $1', 'unstorable-id')).toEqual([]);
+    expect(await contents('content = $1', 'unstorable-id')).toEqual([]);
   });
 });
