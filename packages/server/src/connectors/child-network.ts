@@ -40,10 +40,14 @@ export function openTunnel(socketPath: string, host: string, port: number) {
         resolve(socket);
         return;
       }
-      // A refusal's reason is its body, which the parent closes the socket after.
-      socket.once('end', () =>
-        fail(new Error(head.subarray(end + 4).toString('utf8') || `refused (${status})`)),
-      );
+      // A refusal's reason is its body, which the parent closes the socket after. Its code tells
+      // the SDK's retries what happened: a refusal by the policy is final, a refused connection to
+      // an allowed host may pass next time.
+      socket.once('end', () => {
+        const reason = head.subarray(end + 4).toString('utf8') || `refused (${status})`;
+        const code = status === 403 ? 'EGRESS_REFUSED' : (/: (E[A-Z]+)$/.exec(reason)?.[1] ?? 'ECONNRESET');
+        fail(Object.assign(new Error(reason), { code }));
+      });
     };
     socket.on('data', onData);
   });

@@ -134,6 +134,20 @@ async function execute(task: ExecuteTask): Promise<ChildMessage> {
   return { type: 'executed', result: JSON.parse(JSON.stringify(result)) };
 }
 
+/**
+ * An error's message with the causes under it: `fetch` says only "fetch failed", and why (the
+ * egress policy refused the host, the connection was refused) is in its cause.
+ */
+function describe(error: unknown): string {
+  const parts: string[] = [];
+  for (let at = error, depth = 0; at !== undefined && at !== null && depth < 4; depth++) {
+    const text = at instanceof Error ? at.message : String(at);
+    if (text && !parts.some((part) => part.includes(text))) parts.push(text);
+    at = at instanceof Error ? at.cause : undefined;
+  }
+  return parts.join(': ');
+}
+
 /** Whether an error is (or was caused by) a 401 from the connector's service: its credentials refused. */
 function refusedCredentials(error: unknown): boolean {
   for (let at = error, depth = 0; at && depth < 5; at = (at as { cause?: unknown }).cause, depth++) {
@@ -167,7 +181,7 @@ const onTask = async (message: ParentMessage) => {
     }
     await send(message.task === 'sync' ? await sync(message) : await execute(message));
   } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
+    const text = describe(error);
     if (message.task === 'definition') await send({ ok: false, error: text }).catch(() => {});
     else
       await send({ type: 'failed', error: text, credentialsRefused: refusedCredentials(error) }).catch(
