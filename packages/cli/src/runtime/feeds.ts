@@ -118,7 +118,7 @@ export interface ConfigureFlags extends SessionFlags {
   every?: number;
 }
 
-/** `config` replaces the feed's config, as `PATCH /feeds/:id` does: give every field it needs. */
+/** `config` replaces the feed's config, as `PATCH /feeds/:id` does; the connection's config stays under it. */
 export async function feedConfigure(feedId: string, flags: ConfigureFlags, io: RuntimeIo): Promise<void> {
   checkId('feed', feedId, FEED_IDS);
   const config = parseConfig(flags.config);
@@ -137,7 +137,7 @@ export async function feedConfigure(feedId: string, flags: ConfigureFlags, io: R
         const typed = errors.some((e) => strings.some((key) => e.path.startsWith(`/body/config/${key}`)));
         return typed
           ? CONFIG_SYNTAX
-          : '--config replaces the whole config: give every field the feed needs ("svc feed list --json" shows the current one)';
+          : '--config replaces the feed\'s whole config: give every field the feed needs that its connection\'s config does not hold ("svc feed list --json" shows the current one)';
       },
     },
   );

@@ -79,6 +79,42 @@ describe('POST /api/:org/connections', () => {
     expect(paused.body).toMatchObject({ result: 'updated', feed: { status: 'paused', nextSyncAt: null } });
   });
 
+  it("checks a feed's config with the connection's under it, as its runs get them: nothing asked twice", async () => {
+    expect(
+      (await server.call('POST', '/api/default/connectors', { body: { package: 'code-host' } })).status,
+    ).toBe(201);
+    const res = await connect({
+      connectorKey: 'code-host',
+      config: { repo: 'octo/hello' },
+      credentials: { accessToken: 'gho_feeds' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const feeds = res.body.feeds.map((f: { feedKey: string; status: string; lastError: string | null }) => [
+      f.feedKey,
+      f.status,
+      f.lastError,
+    ]);
+    expect(feeds).toEqual([
+      ['issues', 'active', null],
+      ['pull_requests', 'active', null],
+    ]);
+    expect(res.body.feeds[0].displayName).toBe('Issues of octo/hello');
+    // A feed's own config is what it adds to, or changes of, the connection's.
+    const issues = res.body.feeds[0].id;
+    const narrowed = await server.call('PATCH', `/api/default/feeds/${issues}`, {
+      body: { config: { state: 'open' } },
+    });
+    expect(narrowed.status, JSON.stringify(narrowed.body)).toBe(200);
+    const other = await server.call('PATCH', `/api/default/feeds/${issues}`, {
+      body: { config: { repo: 'octo/other' } },
+    });
+    expect(other.body.feed.displayName).toBe('Issues of octo/other');
+    const bad = await server.call('PATCH', `/api/default/feeds/${issues}`, {
+      body: { config: { repo: 'nope' } },
+    });
+    expect(bad).toMatchObject({ status: 422, body: { errors: [{ path: '/body/config/repo' }] } });
+  });
+
   it('takes env_keys values, seals them, and never answers them; user-managed feeds are not wired', async () => {
     const res = await connect({
       connectorKey: 'shop',

@@ -20,6 +20,20 @@ export function renderDisplayName(
   });
 }
 
+/**
+ * The config a feed's sync runs with, as far as it is known before the run: the connection's
+ * options, then the feed's own config over them (runs/scope.ts merges the same way, then adds the
+ * env_keys values). A feed's required fields are checked against this, so that a value the
+ * connection already has (the repository of a code-host connection) is not asked of every feed.
+ */
+export const runConfig = (
+  connectionConfig: Record<string, unknown>,
+  feedConfig: Record<string, unknown>,
+) => ({
+  ...connectionConfig,
+  ...feedConfig,
+});
+
 /** Problems of `value` against `schema` as problem details under `path` (`/body/config`). */
 export function schemaDetails(
   schema: Record<string, unknown> | undefined,

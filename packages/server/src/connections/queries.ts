@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { transaction } from '../db/transaction.js';
 import { seal } from '../secrets/cipher.js';
 import { grantCredentialHosts } from './grants.js';
-import { renderDisplayName, schemaDetails } from './model.js';
+import { renderDisplayName, runConfig, schemaDetails } from './model.js';
 
 export interface ConnectionRow {
   id: string;
@@ -91,7 +91,7 @@ export async function createConnection(
       ]);
     }
     for (const feed of Object.values(input.definition.feeds ?? {}).filter((f) => !f.userManaged)) {
-      await insertFeed(client, input.orgId, id, feed.key, {}, feed);
+      await insertFeed(client, input.orgId, id, feed.key, {}, feed, input.config);
     }
     if (input.credentials && Object.keys(input.credentials).length > 0) {
       await grantCredentialHosts(client, id, input.definition);
@@ -107,8 +107,10 @@ export async function insertFeed(
   feedKey: string,
   config: Record<string, unknown>,
   feed: { configSchema?: Record<string, unknown>; displayNameTemplate?: string },
+  connectionConfig: Record<string, unknown>,
 ): Promise<void> {
-  const problems = schemaDetails(feed.configSchema, config, '/config');
+  const runsWith = runConfig(connectionConfig, config);
+  const problems = schemaDetails(feed.configSchema, runsWith, '/config');
   await client.query(
     `INSERT INTO feeds (org_id, connection_id, feed_key, display_name, config, status, last_error, next_sync_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $6 = 'active' THEN now() END)`,
@@ -116,7 +118,7 @@ export async function insertFeed(
       orgId,
       connectionId,
       feedKey,
-      renderDisplayName(feed.displayNameTemplate, config),
+      renderDisplayName(feed.displayNameTemplate, runsWith),
       JSON.stringify(config),
       problems.length > 0 ? 'paused' : 'active',
       problems.length > 0 ? needsConfig(problems) : null,

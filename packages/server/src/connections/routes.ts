@@ -7,7 +7,7 @@ import { notFound, ProblemError } from '../http/problem.js';
 import type { App, AppOptions } from '../http/types.js';
 import { seal } from '../secrets/cipher.js';
 import { grantCredentialHosts } from './grants.js';
-import { credentialProblems, renderDisplayName, schemaDetails } from './model.js';
+import { credentialProblems, renderDisplayName, runConfig, schemaDetails } from './model.js';
 import {
   type ConnectionRow,
   connectionById,
@@ -340,8 +340,11 @@ export function connectionRoutes(options: AppOptions) {
           await client.query('SELECT 1 FROM feeds WHERE id = $1 FOR UPDATE', [id]);
           const feed = await feedById(client, org.id, id);
           if (!feed) throw notFound(`feed ${id}`);
-          const { rows } = await client.query<{ definition: { feeds?: Record<string, never> } }>(
-            `SELECT d.definition FROM connections c
+          const { rows } = await client.query<{
+            definition: { feeds?: Record<string, never> };
+            config: Record<string, unknown>;
+          }>(
+            `SELECT d.definition, c.config FROM connections c
                JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
               WHERE c.id = $1`,
             [feed.connection_id],
@@ -350,13 +353,14 @@ export function connectionRoutes(options: AppOptions) {
             | { configSchema?: Record<string, unknown>; displayNameTemplate?: string }
             | undefined;
           const config = body.config ?? feed.config;
+          const runsWith = runConfig(rows[0]?.config ?? {}, config);
           // Paused for want of config (and not asked otherwise): a valid config starts it.
           const waiting = feed.status === 'paused' && feed.last_error?.startsWith('needs config') === true;
           const status = body.status ?? (waiting && body.config ? 'active' : feed.status);
           // A feed only runs with a config its schema takes, whichever field the PATCH changed.
           const problems =
             body.config || status === 'active'
-              ? schemaDetails(definition?.configSchema, config, '/body/config')
+              ? schemaDetails(definition?.configSchema, runsWith, '/body/config')
               : [];
           if (problems.length > 0)
             throw invalid(`the config is not what feed "${feed.feed_key}" takes`, problems);
@@ -370,7 +374,7 @@ export function connectionRoutes(options: AppOptions) {
             [
               id,
               JSON.stringify(config),
-              renderDisplayName(definition?.displayNameTemplate, config),
+              renderDisplayName(definition?.displayNameTemplate, runsWith),
               body.syncIntervalMs ?? Number(feed.sync_interval_ms),
               status,
             ],
