@@ -7,7 +7,7 @@
  */
 import { isIP, connect as socketConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { Agent, type buildConnector, fetch as undiciFetch } from 'undici';
+import type { buildConnector } from 'undici';
 
 const HEAD_BYTES = 16 * 1024;
 
@@ -75,7 +75,18 @@ export function routeFetchThroughParent(socketPath: string): void {
       (error: Error) => callback(error, null),
     );
   };
-  const dispatcher = new Agent({ connect });
+  // undici is loaded at the first call: a child whose connector never fetches starts sooner.
+  let client: Promise<{
+    fetch: typeof import('undici').fetch;
+    dispatcher: import('undici').Dispatcher;
+  }> | null = null;
+  const load = () => {
+    client ??= import('undici').then((undici) => ({
+      fetch: undici.fetch,
+      dispatcher: new undici.Agent({ connect }),
+    }));
+    return client;
+  };
   // A `Request` of the global fetch is not one of undici's: it is passed as its parts.
   const routed = async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
     const parts =
@@ -91,6 +102,7 @@ export function routeFetchThroughParent(socketPath: string): void {
               redirect: input.redirect,
             },
           };
+    const { fetch: undiciFetch, dispatcher } = await load();
     return (await undiciFetch(parts.url, {
       ...parts.init,
       ...(init as object),

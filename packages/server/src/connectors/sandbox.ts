@@ -37,6 +37,8 @@ export interface SandboxOptions extends SandboxLimits {
    * a development machine without bubblewrap. Never on a server shared by orgs.
    */
   unsandboxedSource?: boolean;
+  /** False: bundled connectors run without bubblewrap even where it works (to measure what it costs). */
+  osSandbox?: boolean;
 }
 
 export const INSPECT_LIMITS: SandboxLimits = { timeoutMs: 20_000, memoryMb: 256 };
@@ -163,7 +165,7 @@ function warmLoaderCache(): Promise<string> {
 async function startChild(options: SandboxOptions, folder: string | null): Promise<Sandbox> {
   const refusal = sandboxRefusal(options, folder);
   if (refusal) throw new ConnectorCodeError(refusal);
-  const bwrap = findBubblewrap().path;
+  const bwrap = options.osSandbox === false && folder === null ? null : findBubblewrap().path;
   const cache = bwrap && fromSource ? await warmLoaderCache() : null;
   const egress: ChildEgress = await openChildEgress(
     join(connectorsRoot(), 'egress'),
