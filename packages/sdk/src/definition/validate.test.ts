@@ -95,6 +95,12 @@ const CASES: [string, Mutation, string, RegExp][] = [
     /did you mean "code_host_login".*custom:/,
   ],
   [
+    "a namespace that is undefined (Lobu's IDENTITY.GITHUB_LOGIN, a name this SDK does not have)",
+    (d) => (d.feeds.issues.eventKinds.issue.entityLinks[0].identities[0].namespace = undefined),
+    'feeds.issues.eventKinds.issue.entityLinks[0].identities[0].namespace',
+    /^is required, and is missing or undefined here: an IDENTITY name this SDK does not have \(such as IDENTITY\.GITHUB_LOGIN\) is undefined\. Use one of IDENTITY\.PHONE, .*IDENTITY\.CODE_HOST_LOGIN, .*or "custom:<name>"/,
+  ],
+  [
     'a custom namespace with no name',
     (d) => (d.feeds.issues.eventKinds.issue.entityLinks[0].identities[1].namespace = 'custom:'),
     'feeds.issues.eventKinds.issue.entityLinks[0].identities[1].namespace',

@@ -6,7 +6,12 @@
 
 import type { z } from 'zod';
 import type { OAuthAuthMethod } from '../auth/types.js';
-import { CUSTOM_IDENTITY_PREFIX, IDENTITY_NAMESPACES, isIdentityNamespace } from '../identity/namespaces.js';
+import {
+  CUSTOM_IDENTITY_PREFIX,
+  IDENTITY,
+  IDENTITY_NAMESPACES,
+  isIdentityNamespace,
+} from '../identity/namespaces.js';
 import { type Connector, implementsAuthenticate, isConnector } from '../runtime/connector.js';
 import { invalidSchemaProblems } from './json-schema.js';
 import { connectorDefinitionSchema } from './schema.js';
@@ -86,11 +91,23 @@ function addIssue(add: Add, issue: z.core.$ZodIssue): void {
   if (issue.code === 'unrecognized_keys') {
     for (const key of issue.keys) add([...path, key], unknownFieldMessage(path, key));
   } else if (issue.code === 'invalid_type' && issue.input === undefined) {
-    add(path, 'is required');
+    add(path, isNamespace(path) ? MISSING_NAMESPACE : 'is required');
   } else if (issue.code === 'invalid_type') {
     add(path, `must be ${issue.expected === 'record' ? 'an object' : `a ${issue.expected}`}`);
   } else add(path, issue.message);
 }
+
+const isNamespace = (path: DefinitionPath) => path.at(-1) === 'namespace' && path.at(-3) === 'identities';
+
+/**
+ * A namespace written as a name `IDENTITY` does not have (a connector written for Lobu's SDK says
+ * `IDENTITY.GITHUB_LOGIN`) is `undefined`, which reads as absent: the author sees a line they did
+ * write called missing, so the message says how that happens and which names there are.
+ */
+const MISSING_NAMESPACE =
+  `is required, and is missing or undefined here: an IDENTITY name this SDK does not have (such as ` +
+  `IDENTITY.GITHUB_LOGIN) is undefined. Use one of IDENTITY.${Object.keys(IDENTITY).join(', IDENTITY.')}, ` +
+  `or "${CUSTOM_IDENTITY_PREFIX}<name>" for one of your own`;
 
 function unknownFieldMessage(path: DefinitionPath, key: string): string {
   if (path.length === 0 && key === 'nix') {

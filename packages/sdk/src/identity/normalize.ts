@@ -243,6 +243,12 @@ export function normalizeIdentity(
   value: unknown,
   options: { defaultRegion?: string } = {},
 ): string | null {
+  // A definition stored before its namespaces were checked may hold none: never a key of "undefined".
+  if (typeof namespace !== 'string') {
+    throw new RangeError(
+      `normalizeIdentity: the identity namespace is ${namespace === undefined ? 'undefined' : `a ${typeof namespace}`}; use a value of IDENTITY or "${CUSTOM_IDENTITY_PREFIX}<name>"`,
+    );
+  }
   const input = typeof value === 'string' || typeof value === 'number' ? value : null;
   if (isIdentityNamespace(namespace)) {
     return input === null ? null : NORMALIZERS[namespace](input, options.defaultRegion);

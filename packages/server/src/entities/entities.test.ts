@@ -212,6 +212,29 @@ describe('linkEvents', () => {
       },
     ]);
   });
+
+  it('records a rule whose namespace is undefined (stored before namespaces were checked), never an identity of it', async () => {
+    const email = `undefined.${unique()}@example.com`;
+    const rule = person({
+      identities: [
+        { namespace: 'email', eventPath: 'payload_data.email' },
+        // As JSON keeps it: a definition's undefined namespace is no key at all.
+        { eventPath: 'payload_data.login' } as EntityLinkRule['identities'][number],
+      ],
+    });
+    const [id] = await sync([rule], [envelope({ email, login: 4242 })]);
+    expect((await linksOf(id as string))[0]?.identities).toEqual([`email:${email}`]);
+    expect(await issuesOf(id as string)).toEqual([
+      {
+        problem: 'unknown_namespace',
+        entityType: 'person',
+        namespace: 'undefined',
+        message: expect.stringMatching(/the identity namespace is undefined/),
+      },
+    ]);
+    const { rows } = await server.pool.query("SELECT 1 FROM entity_identities WHERE value = '4242'");
+    expect(rows).toEqual([]);
+  });
 });
 
 describe('matchOnly identities', () => {

@@ -110,7 +110,8 @@ export function claimsOf(
           issues.push({
             problem: 'unknown_namespace',
             entityType: rule.entityType,
-            namespace: spec.namespace,
+            // A namespace the definition left undefined is said so, rather than dropped from the JSON.
+            namespace: String(spec.namespace),
             message: error.message,
           });
           break;
