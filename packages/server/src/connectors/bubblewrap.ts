@@ -21,14 +21,23 @@ export interface Bubblewrap {
   missing: string | null;
 }
 
-let found: Bubblewrap | undefined;
+/** Tried once per binary: a host can have one and still refuse the namespaces. */
+const tried = new Map<string, Bubblewrap>();
 
 /**
  * Finds `bwrap` (SVC_BWRAP_PATH, else the PATH) and tries it once: a host can have the binary and
  * still refuse the namespaces (unprivileged user namespaces turned off).
  */
 export function findBubblewrap(env: Record<string, string | undefined> = process.env): Bubblewrap {
-  if (found) return found;
+  const key = env.SVC_BWRAP_PATH ?? '';
+  const known = tried.get(key);
+  if (known) return known;
+  const found = probeBubblewrap(env);
+  tried.set(key, found);
+  return found;
+}
+
+function probeBubblewrap(env: Record<string, string | undefined>): Bubblewrap {
   const path =
     env.SVC_BWRAP_PATH ||
     (env.PATH ?? '/usr/bin:/bin')
@@ -36,29 +45,27 @@ export function findBubblewrap(env: Record<string, string | undefined> = process
       .map((dir) => join(dir, 'bwrap'))
       .find((candidate) => existsSync(candidate)) ||
     null;
-  if (!path) {
-    found = {
+  if (!path || !existsSync(path)) {
+    return {
       path: null,
-      missing:
-        'bubblewrap (bwrap) is not installed on this host; install it (Debian and Ubuntu: apt-get install bubblewrap)',
+      missing: path
+        ? `bubblewrap is not at ${path} (SVC_BWRAP_PATH)`
+        : 'bubblewrap (bwrap) is not installed on this host; install it (Debian and Ubuntu: apt-get install bubblewrap)',
     };
-    return found;
   }
   const node = realpathSync(process.execPath);
   const probe = spawnSync(path, [...namespaceArgs(), ...systemMounts(node), '--', node, '-e', '0'], {
     encoding: 'utf8',
     timeout: 10_000,
   });
-  found =
-    probe.status === 0
-      ? { path, missing: null }
-      : {
-          path: null,
-          missing: `bubblewrap (${path}) cannot make a sandbox on this host: ${
-            (probe.stderr || probe.error?.message || `exit ${probe.status}`).trim().split('\n')[0]
-          } (it needs user namespaces: sysctl kernel.unprivileged_userns_clone=1, or run svc as root)`,
-        };
-  return found;
+  return probe.status === 0
+    ? { path, missing: null }
+    : {
+        path: null,
+        missing: `bubblewrap (${path}) cannot make a sandbox on this host: ${
+          (probe.stderr || probe.error?.message || `exit ${probe.status}`).trim().split('\n')[0]
+        } (it needs user namespaces: sysctl kernel.unprivileged_userns_clone=1, or run svc as root)`,
+      };
 }
 
 function namespaceArgs(): string[] {

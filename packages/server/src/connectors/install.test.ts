@@ -122,3 +122,27 @@ describe('POST /api/:org/connectors', () => {
     expect((await install({ package: 'rss' }, secret)).status).toBe(403);
   });
 });
+
+describe('on a host where the OS sandbox cannot start', () => {
+  it('refuses posted source, saying what is missing, and still installs bundled connectors', async () => {
+    const was = process.env.SVC_BWRAP_PATH;
+    process.env.SVC_BWRAP_PATH = '/nonexistent/bwrap';
+    try {
+      const bare = await startTestServer({ connectorSourceInstalls: 'on' });
+      const posted = await bare.call('POST', '/api/default/connectors', { body: { source: notes('1.0.0') } });
+      expect(posted.status).toBe(403);
+      expect(posted.body).toMatchObject({
+        code: 'sandbox_unavailable',
+        detail:
+          'posted connector source runs only in the OS sandbox, and bubblewrap is not at /nonexistent/bwrap (SVC_BWRAP_PATH); or run bundled connectors only',
+      });
+      expect((await bare.call('GET', '/api/default/connectors')).body.connectors).toEqual([]);
+      const bundled = await bare.call('POST', '/api/default/connectors', { body: { package: 'rss' } });
+      expect(bundled.status, JSON.stringify(bundled.body)).toBe(201);
+      await bare.close();
+    } finally {
+      if (was === undefined) delete process.env.SVC_BWRAP_PATH;
+      else process.env.SVC_BWRAP_PATH = was;
+    }
+  }, 60_000);
+});

@@ -39,17 +39,15 @@ export async function inspectConnector(
   let material: Awaited<ReturnType<typeof materializeSource>> | null = null;
   let definition: unknown;
   try {
-    material = 'source' in origin ? await materializeSource(origin.source) : null;
-    ({ definition } = await runInSandbox<{ definition: unknown }>(
-      {
-        task: 'definition',
-        module: material
-          ? { file: material.file, name: 'the connector source' }
-          : { package: BUNDLED_CONNECTORS[(origin as { package: string }).package] as string },
-      },
-      { ...INSPECT_LIMITS, unsandboxedSource },
-      material ? dirname(material.file) : null,
-    ));
+    if ('package' in origin) definition = structuredClone(await bundledDefinition(origin.package));
+    else {
+      material = await materializeSource(origin.source);
+      ({ definition } = await runInSandbox<{ definition: unknown }>(
+        { task: 'definition', module: { file: material.file, name: 'the connector source' } },
+        { ...INSPECT_LIMITS, unsandboxedSource },
+        dirname(material.file),
+      ));
+    }
   } catch (error) {
     if (!(error instanceof ConnectorCodeError)) throw error;
     throw new ProblemError(422, 'validation_failed', `the connector could not be loaded: ${error.message}`, [
@@ -83,6 +81,25 @@ export async function inspectConnector(
     );
   }
   return checked;
+}
+
+/**
+ * A bundled connector's definition, read in the sandbox once per process: its code is svc's own
+ * and does not change while svc runs.
+ */
+const bundled = new Map<string, Promise<unknown>>();
+function bundledDefinition(name: string): Promise<unknown> {
+  let known = bundled.get(name);
+  if (!known) {
+    known = runInSandbox<{ definition: unknown }>(
+      { task: 'definition', module: { package: BUNDLED_CONNECTORS[name] as string } },
+      INSPECT_LIMITS,
+    ).then((answer) => answer.definition);
+    // A failure (a time limit on a busy host) is not kept: the next install tries again.
+    known.catch(() => bundled.delete(name));
+    bundled.set(name, known);
+  }
+  return known;
 }
 
 /** The SDK's `feeds.issues.key` / `methods[1].fields` as a JSON Pointer into the definition. */
