@@ -48,7 +48,9 @@ describe('svc server', () => {
       SVC_DATA_DIR: badDir,
     });
     expect(await exited(bad)).toBe(1);
-    expect(bad.output()).toMatch(/svc server: .*(ECONNREFUSED|connect)/);
+    expect(bad.output().trim().split('\n').at(-1)).toBe(
+      'svc server: cannot reach PostgreSQL at DATABASE_URL (connect ECONNREFUSED 127.0.0.1:1): is it running there, and is DATABASE_URL right?',
+    );
     const badPort = svc(['server', '--port', 'seventy'], {});
     expect(await exited(badPort)).toBe(1);
     expect(badPort.output()).toMatch(/must be a port number/);

@@ -9,13 +9,33 @@ export interface ServerOptions {
   concurrency?: number;
 }
 
+/** Codes of a database that cannot be reached at all (rather than one that refused something). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH']);
+
+/**
+ * Why the server did not start, for a person: the error's message, never the error object (pg's
+ * carry their connection, kilobytes of it). Connecting to a name with two addresses fails as an
+ * AggregateError whose own message is empty: its errors say why.
+ */
+export function startFailure(error: unknown, env: Record<string, string | undefined>): string {
+  if (!(error instanceof Error)) return String(error);
+  const { code, errors } = error as Error & { code?: string; errors?: unknown[] };
+  const nested = Array.isArray(errors) ? errors.map((e) => (e instanceof Error ? e.message : String(e))) : [];
+  const message = error.message || nested.join('; ') || code || error.name;
+  const codes = [code, ...(Array.isArray(errors) ? errors.map((e) => (e as { code?: string }).code) : [])];
+  if (env.DATABASE_URL && codes.some((c) => c !== undefined && UNREACHABLE.has(c))) {
+    return `cannot reach PostgreSQL at DATABASE_URL (${message}): is it running there, and is DATABASE_URL right?`;
+  }
+  return message;
+}
+
 /** Starts the gateway, or exits 1 with the reason. */
 export async function startOrExit(command: string, options: ServerOptions): Promise<RunningServer> {
   try {
     const { workers, concurrency, ...rest } = options;
     return await startServer({ ...rest, workers: workers === false ? false : concurrency, env: process.env });
   } catch (error) {
-    process.stderr.write(`svc ${command}: ${(error as Error).message}\n`);
+    process.stderr.write(`svc ${command}: ${startFailure(error, process.env)}\n`);
     process.exit(1);
   }
 }
@@ -33,7 +53,12 @@ export function stopOnSignal(command: string, server: RunningServer | RunningWor
     }
     stopping = true;
     process.stderr.write(`svc ${command}: ${signal} received, finishing in-flight requests\n`);
-    await server.close();
+    try {
+      await server.close();
+    } catch (error) {
+      process.stderr.write(`svc ${command}: could not stop cleanly: ${startFailure(error, {})}\n`);
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -58,7 +83,7 @@ export async function workerCommand(options: {
   try {
     stopOnSignal('worker', await startWorker({ ...options, env: process.env }));
   } catch (error) {
-    process.stderr.write(`svc worker: ${(error as Error).message}\n`);
+    process.stderr.write(`svc worker: ${startFailure(error, process.env)}\n`);
     process.exit(1);
   }
 }
