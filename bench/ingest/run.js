@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
@@ -171,9 +172,12 @@ async function storeRows(pool, target) {
  * acknowledged as it arrives, nothing written. What making, checking and sending envelopes costs.
  */
 async function childAlone(sync) {
-  const sandbox = openSandbox({ timeoutMs: 600_000, memoryMb: 512 });
-  onCleanup(async () => sandbox.stop());
   const module = { file: await installedSourceFile(ingestConnector(sync)), name: sync.key };
+  const sandbox = await openSandbox(
+    { timeoutMs: 600_000, memoryMb: 512, unsandboxedSource: true },
+    dirname(module.file),
+  );
+  onCleanup(async () => sandbox.stop());
   await new Promise((resolve) => setTimeout(resolve, 2000));
   let received = 0;
   const started = performance.now();
