@@ -16,9 +16,12 @@ export const isId = (value: string) => /^\d{1,18}$/.test(value);
 export const encodeCursor = (micros: string, id: string) =>
   Buffer.from(JSON.stringify([micros, id])).toString('base64url');
 
-/** PostgreSQL's first timestamp (4714 BC) and the end of year 9999: a forged cursor outside is a range error. */
-const FIRST_MICROS = -210_866_803_200_000_000;
-const LAST_MICROS = 253_402_300_800_000_000;
+/**
+ * PostgreSQL's first timestamp (4714 BC) and the end of year 9999: a forged cursor outside is a range
+ * error. Compared as BigInts: as a Number, -210866803200000001 rounds to the first and passes.
+ */
+const FIRST_MICROS = -210_866_803_200_000_000n;
+const LAST_MICROS = 253_402_300_800_000_000n;
 
 function decodeCursor(cursor: string): { micros: string; id: string } | null {
   try {
@@ -26,8 +29,8 @@ function decodeCursor(cursor: string): { micros: string; id: string } | null {
     if (
       typeof micros === 'string' &&
       /^-?\d{1,18}$/.test(micros) &&
-      Number(micros) >= FIRST_MICROS &&
-      Number(micros) <= LAST_MICROS &&
+      BigInt(micros) >= FIRST_MICROS &&
+      BigInt(micros) <= LAST_MICROS &&
       typeof id === 'string' &&
       isId(id)
     ) {
