@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { parseTrustProxy } from './auth/throttle.js';
+import { connectorSandboxLine } from './connectors/bubblewrap.js';
 import { providedNixPackages } from './connectors/install.js';
 import { lockDataDir, readOrCreateSecret } from './data-dir.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
@@ -15,7 +16,7 @@ import { createLogger } from './ops/logger.js';
 import { positiveInteger } from './ops/settings.js';
 import { ensureOrg } from './orgs/routes.js';
 import { createRunMetrics } from './runs/metrics.js';
-import { runWorkerSettings, startRunWorkers } from './runs/worker.js';
+import { runWorkerSettings, sourceInstalls, startRunWorkers } from './runs/worker.js';
 import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
 import { createSecretResolver } from './secrets/resolve.js';
@@ -160,9 +161,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       basePath,
       publicUrl: env.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
       connectorNixPackages: providedNixPackages(env),
-      connectorSourceInstalls: ['1', 'on', 'true'].includes(
-        (env.SVC_CONNECTOR_SOURCE_INSTALLS ?? '').toLowerCase(),
-      ),
+      connectorSourceInstalls: sourceInstalls(env),
       adminPassword: admin.value,
       encryptionKey,
       secrets,
@@ -227,6 +226,7 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
     } else if (admin.source === 'file') {
       announce(`  admin password in ${join(dataDir, 'admin-password')}`);
     }
+    announce(`  connectors     ${connectorSandboxLine(sourceInstalls(env))}`);
     return {
       app,
       url,

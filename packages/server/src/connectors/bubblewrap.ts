@@ -68,6 +68,17 @@ function probeBubblewrap(env: Record<string, string | undefined>): Bubblewrap {
       };
 }
 
+/** What the server says of connector code at start: where it runs, and what is missing. */
+export function connectorSandboxLine(installs: 'off' | 'on' | 'unsandboxed'): string {
+  const { missing } = findBubblewrap();
+  const where = missing ? `without the OS sandbox (${missing})` : 'in the OS sandbox (bubblewrap)';
+  if (installs === 'off') return `bundled only, ${where}`;
+  if (!missing) return 'bundled and posted source, in the OS sandbox (bubblewrap)';
+  return installs === 'unsandboxed'
+    ? `bundled and posted source, WITHOUT the OS sandbox: posted code can read this host's files (${missing})`
+    : `bundled only, ${where}: posted source is refused until bubblewrap works`;
+}
+
 function namespaceArgs(): string[] {
   return [
     '--unshare-user',
