@@ -63,7 +63,18 @@ async function makeFixtures(): Promise<Fixtures> {
   const feedId = String(feeds[0].id);
   await must('PATCH', `/api/default/feeds/${feedId}`, { config: { url: 'https://example.com/feed.xml' } });
   const { run } = await must('POST', `/api/default/feeds/${feedId}/sync`, {});
-  const message = await must('POST', '/api/v1/agents/helper/messages', { platform: 'api', content: 'hi' });
+  const form = new FormData();
+  form.set('platform', 'api');
+  form.set('content', 'read this');
+  form.append('files', new Blob(['some notes'], { type: 'text/plain' }), 'notes.txt');
+  const sent = await fetch(`${server.url}/api/v1/agents/helper/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_PASSWORD}` },
+    body: form,
+  });
+  const message = (await sent.json()) as { id: string; conversationId: string };
+  if (sent.status !== 202) throw new Error(`the message with a file answered ${sent.status}`);
+  const { files } = await must('GET', `/api/v1/agents/helper/messages/${message.id}`);
   return {
     org: 'default',
     id: 'helper',
@@ -76,6 +87,7 @@ async function makeFixtures(): Promise<Fixtures> {
     runId: String(run.id),
     messageId: message.id,
     conversationId: message.conversationId,
+    fileId: files[0].id,
   };
 }
 

@@ -123,6 +123,19 @@ const nastyEdit: fc.Arbitrary<Edit> = fc.oneof(
   },
 );
 
+/** Headers that any route may meet, or that the server reads without the document naming them. */
+const COMMON_HEADERS = [
+  'accept',
+  'accept-encoding',
+  'content-encoding',
+  'last-event-id',
+  'x-request-id',
+  'x-forwarded-for',
+  'cookie',
+  'origin',
+  'range',
+];
+
 const AUTHORIZATIONS = [
   '',
   'Bearer',
@@ -200,14 +213,12 @@ export function requestsFor(op: Operation, doc: any, fixtures: Fixtures): fc.Arb
       headers: { ...headers, authorization: value },
     })),
   ];
-  if (headerNames.length > 0) {
-    headerParts.push(
-      fc.tuple(fc.constantFrom(...headerNames), nastyText).map(([name, value]) => ({
-        broken: `header ${name}`,
-        headers: { ...headers, [name]: headerValue(value) },
-      })),
-    );
-  }
+  headerParts.push(
+    fc.tuple(fc.constantFrom(...headerNames, ...COMMON_HEADERS), nastyText).map(([name, value]) => ({
+      broken: `header ${name}`,
+      headers: { ...headers, [name]: headerValue(value) },
+    })),
+  );
   parts.push({ weight: headerParts.length, arbitrary: fc.oneof(...headerParts) });
   if (op.json) {
     const valid = valuesOf(op.json, resolve);
