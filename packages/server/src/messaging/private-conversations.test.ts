@@ -100,6 +100,26 @@ describe('private conversations on platform api', () => {
     expect(intrude.status).toBe(404);
   });
 
+  it('answer 404 to another token for a file of the message, and the file to its sender', async () => {
+    const form = new FormData();
+    form.set('platform', 'api');
+    form.set('content', 'my notes');
+    form.append('files', new Blob(['private notes'], { type: 'text/plain' }), 'notes.txt');
+    const sent = await fetch(`${server.url}/api/v1/agents/support/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice}` },
+      body: form,
+    });
+    expect(sent.status).toBe(202);
+    const { id } = (await sent.json()) as { id: string };
+    const message = await get(alice, `/messages/${id}`);
+    const download = (token: string) =>
+      fetch(`${server.url}${message.body.files[0].url}`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await download(bob)).status).toBe(404);
+    expect(await (await download(alice)).text()).toBe('private notes');
+    expect((await download(reader)).status).toBe(200);
+  });
+
   it('let tokens with the read scope see every conversation of the org', async () => {
     const listed = await get(reader, '/conversations?limit=200');
     const ids = listed.body.conversations.map((c: any) => c.id);
