@@ -27,7 +27,7 @@ import { SLACK_CONFIG } from '../../test/platform-configs.js';
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261126);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const CODES = new Set<string>(PROBLEM_CODES);
 
 let server: TestServer;
@@ -105,8 +105,9 @@ beforeAll(async () => {
   });
   doc = (await server.call('GET', '/openapi.json', { token: null })).body;
   fixtures = await makeFixtures();
-  const token = await createToken(server, 'default', ['admin']);
-  bearer = { admin_password: ADMIN_PASSWORD, admin_token: token.secret };
+  const admin = await createToken(server, 'default', ['admin']);
+  const reader = await createToken(server, 'default', ['read']);
+  bearer = { admin_password: ADMIN_PASSWORD, admin_token: admin.secret, read_token: reader.secret };
 });
 
 /** Why `answer` breaks the rule, or null. `stored` tells whether the database changed. */

@@ -47,8 +47,11 @@ export function operationsOf(doc: any): Operation[] {
   );
 }
 
-/** Who sends: the deployment's admin password, or an org's admin token (another code path). */
-export type Caller = 'admin_password' | 'admin_token';
+/**
+ * Who sends: the deployment's admin password, an org's admin token (another code path), or a
+ * token that may only read (its refusals must be problems too).
+ */
+export type Caller = 'admin_password' | 'admin_token' | 'read_token';
 
 export interface FuzzRequest {
   /** What is broken, for the report. */
@@ -253,7 +256,11 @@ export function requestsFor(op: Operation, doc: any, fixtures: Fixtures): fc.Arb
     });
   }
   return fc
-    .tuple(fc.oneof(...parts), body, fc.constantFrom<Caller>('admin_password', 'admin_token'))
+    .tuple(
+      fc.oneof(...parts),
+      body,
+      fc.constantFrom<Caller>('admin_password', 'admin_token', 'admin_password', 'admin_token', 'read_token'),
+    )
     .map(([part, validBody, caller]) => ({
       params,
       query,
