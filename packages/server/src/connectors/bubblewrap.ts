@@ -133,6 +133,8 @@ export interface SandboxMounts {
   readable: string[];
   /** Links to recreate: node_modules entries of the workspace packages, as Node resolves them. */
   links: { path: string; target: string }[];
+  /** The child's own folder for the connector it is given, shown read-only at `at`. */
+  slot: { path: string; at: string };
   /** The egress socket on the host, shown at SANDBOX_EGRESS_SOCKET. */
   egressSocket: string;
   /** A private, size-capped /tmp (the TypeScript loader's cache, from the sources only). */
@@ -151,6 +153,7 @@ export function bubblewrapArgs(mounts: SandboxMounts, env: Record<string, string
     args.push(...bind(mounts.loaderCache, '/tmp/tsx-65534'));
   for (const path of mounts.readable) args.push(...bind(path, path));
   for (const { path, target } of mounts.links) args.push('--symlink', target, path);
+  args.push(...bind(mounts.slot.path, mounts.slot.at));
   args.push('--bind', mounts.egressSocket, SANDBOX_EGRESS_SOCKET);
   // A deployment's own CA (NODE_EXTRA_CA_CERTS), so that TLS through the egress socket verifies.
   const ca = env.NODE_EXTRA_CA_CERTS;

@@ -6,8 +6,8 @@
  */
 import type { LogEntry } from '@svc/connector-sdk';
 import { z } from 'zod';
-import { sortEnvelopes } from './envelopes.js';
-import type { ChildMessage, RejectedItem, SyncTask } from './protocol.js';
+import { detached, sortEnvelopes } from './envelopes.js';
+import { type ChildMessage, MAX_BATCH_ITEMS, type RejectedItem, type SyncTask } from './protocol.js';
 
 /** The largest checkpoint kept, as JSON: a cursor, not the data. */
 export const MAX_CHECKPOINT_BYTES = 256 * 1024;
@@ -18,12 +18,14 @@ const seq = z.int().min(1).max(Number.MAX_SAFE_INTEGER);
 const object = z.record(z.string(), z.unknown());
 const rejected = z
   .array(z.object({ origin_id: z.string().nullable(), reason: z.string() }))
+  .max(MAX_BATCH_ITEMS)
   .transform((items): RejectedItem[] =>
     items.map((item) => ({
-      origin_id: item.origin_id?.slice(0, 500) ?? null,
-      reason: item.reason.slice(0, 2000),
+      origin_id: item.origin_id === null ? null : detached(item.origin_id, 500),
+      reason: detached(item.reason, 2000),
     })),
   );
+const events = z.array(z.unknown()).max(MAX_BATCH_ITEMS);
 const checkpoint = object
   .nullable()
   .refine(
@@ -32,12 +34,12 @@ const checkpoint = object
   );
 
 const messageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('events'), seq, events: z.array(z.unknown()), rejected }),
+  z.object({ type: z.literal('events'), seq, events, rejected }),
   z.object({ type: z.literal('checkpoint'), seq, checkpoint }),
   z.object({ type: z.literal('log'), entry: z.object({ level: z.string(), msg: z.unknown() }).loose() }),
   z.object({
     type: z.literal('synced'),
-    events: z.array(z.unknown()),
+    events,
     rejected,
     checkpoint: checkpoint.optional(),
     auth_update: object.nullable(),
@@ -80,11 +82,11 @@ export function parseChildMessage(raw: unknown, kinds: SyncTask['eventKinds']): 
         result: {
           success: message.result.success,
           ...(message.result.output ? { output: message.result.output } : {}),
-          ...(message.result.error ? { error: message.result.error.slice(0, 4000) } : {}),
+          ...(message.result.error ? { error: detached(message.result.error, 4000) } : {}),
         },
       };
     case 'failed':
-      return { ...message, error: message.error.slice(0, 4000) };
+      return { ...message, error: detached(message.error, 4000) };
     default:
       return message as ChildMessage;
   }
@@ -100,9 +102,9 @@ function boundedEntry(entry: { level: string; msg: unknown } & Record<string, un
     time: typeof time === 'string' && !Number.isNaN(Date.parse(time)) ? time : new Date().toISOString(),
     msg:
       text.length > MAX_LOG_MESSAGE
-        ? `${text.slice(0, MAX_LOG_MESSAGE)}… [${text.length - MAX_LOG_MESSAGE} more characters]`
+        ? `${detached(text, MAX_LOG_MESSAGE)}… [${text.length - MAX_LOG_MESSAGE} more characters]`
         : text,
     connector: 'connector',
-    ...(json.length > MAX_LOG_FIELDS_BYTES ? { truncated: json.slice(0, MAX_LOG_FIELDS_BYTES) } : fields),
+    ...(json.length > MAX_LOG_FIELDS_BYTES ? { truncated: detached(json, MAX_LOG_FIELDS_BYTES) } : fields),
   };
 }

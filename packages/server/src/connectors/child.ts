@@ -14,13 +14,22 @@ import {
   type Checkpoint,
   type Connector,
   createConnectorLogger,
+  type EventEnvelope,
   findConnector,
   withRunLogger,
 } from '@svc/connector-sdk';
 import { routeFetchThroughParent } from './child-network.js';
 import { sortEnvelopes } from './envelopes.js';
 import { encodeFrame, readFrames } from './frames.js';
-import type { ChildMessage, ConnectorModule, ExecuteTask, ParentMessage, SyncTask } from './protocol.js';
+import {
+  type ChildMessage,
+  type ConnectorModule,
+  type ExecuteTask,
+  MAX_BATCH_ITEMS,
+  type ParentMessage,
+  type RejectedItem,
+  type SyncTask,
+} from './protocol.js';
 
 // bwrap sets it; the connector's environment is only what the server gives.
 delete process.env.PWD;
@@ -65,6 +74,19 @@ function committed(message: { type: 'events' | 'checkpoint' } & Record<string, u
   });
 }
 
+/** A sorted batch in parts the server takes (MAX_BATCH_ITEMS events and rejected items each). */
+function inParts(sorted: { events: EventEnvelope[]; rejected: RejectedItem[] }) {
+  const parts: { events: EventEnvelope[]; rejected: RejectedItem[] }[] = [];
+  const count = Math.max(sorted.events.length, sorted.rejected.length);
+  for (let at = 0; at === 0 || at < count; at += MAX_BATCH_ITEMS) {
+    parts.push({
+      events: sorted.events.slice(at, at + MAX_BATCH_ITEMS),
+      rejected: sorted.rejected.slice(at, at + MAX_BATCH_ITEMS),
+    });
+  }
+  return parts;
+}
+
 function runLogger(connectorKey: string, secrets: string[]) {
   return createConnectorLogger({
     connectorKey,
@@ -86,8 +108,8 @@ async function sync(task: SyncTask): Promise<ChildMessage> {
   let inFlight: Promise<void> = Promise.resolve();
   // A call after sync() settled would reach whatever run this child serves next: refused.
   let ended = false;
-  const after = (message: Parameters<typeof committed>[0]) => {
-    if (ended)
+  const after = (message: Parameters<typeof committed>[0], closing = false) => {
+    if (ended && !closing)
       throw new Error('this sync has ended: emitEvents and updateCheckpoint belong to a sync under way');
     const previous = inFlight;
     const mine = previous.then(() => committed(message));
@@ -101,7 +123,12 @@ async function sync(task: SyncTask): Promise<ChildMessage> {
       ...task.ctx,
       signal: stop.signal,
       emitEvents: async (events) => {
-        await after({ type: 'events', ...sortEnvelopes(events, task.eventKinds) }).previous;
+        // The server takes so many items a message: a larger batch goes as several, in order.
+        let handed: Promise<void> = Promise.resolve();
+        for (const part of inParts(sortEnvelopes(events, task.eventKinds))) {
+          handed = after({ type: 'events', ...part }).previous;
+        }
+        await handed;
       },
       updateCheckpoint: async (checkpoint: Checkpoint | null) => {
         await after({ type: 'checkpoint', checkpoint }).mine;
@@ -113,7 +140,10 @@ async function sync(task: SyncTask): Promise<ChildMessage> {
   });
   await inFlight;
   if (typeof result !== 'object' || result === null) throw new Error('sync() must return a SyncResult');
-  const sorted = sortEnvelopes(result.events ?? [], task.eventKinds);
+  const parts = inParts(sortEnvelopes(result.events ?? [], task.eventKinds));
+  const sorted = parts.pop() ?? { events: [], rejected: [] };
+  for (const part of parts) after({ type: 'events', ...part }, true);
+  await inFlight;
   const keep = checkpointed && (result.checkpoint === null || result.checkpoint === undefined);
   return {
     type: 'synced',
@@ -194,5 +224,7 @@ readFrames(
   channel,
   (message) => void onTask(message as ParentMessage),
   () => process.exit(1),
+  // The server's word: no cap on size or depth (an org's config is whatever it wrote).
+  Number.MAX_SAFE_INTEGER,
   Number.MAX_SAFE_INTEGER,
 );

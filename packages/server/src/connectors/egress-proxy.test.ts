@@ -1,6 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,5 +103,50 @@ describe('the egress socket of a child', () => {
     } finally {
       await egress.close();
     }
+  });
+
+  it('passes bytes sent with the CONNECT line on to the tunnel', async () => {
+    const egress = await openChildEgress(dir, parseEgressAllow('127.0.0.1'));
+    egress.grant({ hosts: null });
+    try {
+      const answer = await new Promise<string>((resolve) => {
+        const socket = connect(egress.path, () =>
+          socket.write(
+            `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+          ),
+        );
+        let text = '';
+        socket.on('data', (chunk) => {
+          text += chunk;
+        });
+        socket.on('close', () => resolve(text));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 200 Connection established/);
+      expect(answer).toMatch(/hello from the site$/);
+    } finally {
+      await egress.close();
+    }
+  });
+
+  it("holds a few of the server's file descriptors per child, however many connections it opens", async () => {
+    const egress = await openChildEgress(dir, parseEgressAllow('127.0.0.1'));
+    const descriptors = async () => (await readdir('/proc/self/fd')).length;
+    const before = await descriptors();
+    const clients = await Promise.all(
+      Array.from(
+        { length: 300 },
+        () =>
+          new Promise<Socket>((resolve) => {
+            const socket = connect({ path: egress.path, allowHalfOpen: true });
+            socket.on('error', () => resolve(socket));
+            socket.on('connect', () => resolve(socket));
+          }),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Our 300 client ends are in this process too; the server's ends are at most its cap.
+    expect((await descriptors()) - before - 300).toBeLessThanOrEqual(40);
+    for (const client of clients) client.destroy();
+    await egress.close();
   });
 });

@@ -30,7 +30,7 @@ export interface ChildEgress {
   close(): Promise<void>;
 }
 
-/** Tunnels one child may hold open at once. */
+/** Connections to the egress socket one child may hold open at once. */
 const MAX_TUNNELS = 32;
 const HEAD_BYTES = 8 * 1024;
 const HEAD_MS = 10_000;
@@ -40,19 +40,22 @@ export async function openChildEgress(dir: string, policy: EgressPolicy): Promis
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, `${randomBytes(8).toString('hex')}.sock`);
   let current: EgressGrant | null = null;
+  // Every socket of this child's, both ends of each tunnel: all closed with the child.
   const open = new Set<Socket>();
-  const server: Server = createServer((socket) => {
+  const track = (socket: Socket) => {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
+  };
+  const server: Server = createServer((socket) => {
+    track(socket);
     socket.on('error', () => socket.destroy());
-    if (open.size > MAX_TUNNELS) {
-      refuse(socket, 429, `more than ${MAX_TUNNELS} connections at once`);
-      return;
-    }
     readHead(socket)
-      .then((target) => tunnel(socket, target, current, policy, open))
+      .then((target) => tunnel(socket, target, current, policy, track))
       .catch((error: Error) => refuse(socket, 400, error.message));
   });
+  // The server's file descriptors are every tenant's: a child gets a few, and the kernel drops
+  // connections past them at once.
+  server.maxConnections = MAX_TUNNELS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(path, () => resolve());
@@ -93,7 +96,10 @@ function readHead(socket: Socket): Promise<Target> {
         if (head.length > HEAD_BYTES) done(new Error('the CONNECT request is too long'));
         return;
       }
-      // Bytes past the head belong to the tunnel: a client that sends them early gets them back.
+      // Bytes past the head belong to the tunnel: put back for it, once this reader is gone (it
+      // would read them again) and the socket waits for the tunnel to read on.
+      socket.off('data', onData);
+      socket.pause();
       if (head.length > end + 4) socket.unshift(head.subarray(end + 4));
       const line = head.subarray(0, end).toString('latin1').split('\r\n')[0] ?? '';
       const match = /^CONNECT (\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):(\d{1,5}) HTTP\/1\.[01]$/.exec(line);
@@ -110,7 +116,7 @@ function tunnel(
   target: Target,
   grant: EgressGrant | null,
   policy: EgressPolicy,
-  open: Set<Socket>,
+  track: (socket: Socket) => void,
 ): void {
   const host = target.host.replace(/\.$/, '');
   if (!grant) {
@@ -136,8 +142,7 @@ function tunnel(
     lookup: guardedLookup(policy),
     timeout: CONNECT_MS,
   });
-  open.add(upstream);
-  upstream.once('close', () => open.delete(upstream));
+  track(upstream);
   const failed = (error: Error & { code?: string }) => {
     upstream.destroy();
     if (error instanceof EgressRefusedError) refuse(client, 403, policyRefusal(error));
@@ -162,6 +167,8 @@ const policyRefusal = (error: EgressRefusedError) =>
 function refuse(socket: Socket, status: number, reason: string): void {
   if (socket.destroyed) return;
   const body = Buffer.from(reason, 'utf8');
+  // Closed whether or not the child reads the answer: a child that never does keeps no descriptor.
+  setTimeout(() => socket.destroy(), 1000).unref();
   socket.end(
     `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Refused'}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${reason}`,
   );

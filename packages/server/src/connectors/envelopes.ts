@@ -17,7 +17,7 @@ export function sortEnvelopes(
   for (const event of events) {
     const originId =
       typeof (event as EventEnvelope)?.origin_id === 'string'
-        ? (event as EventEnvelope).origin_id.slice(0, 500)
+        ? detached((event as EventEnvelope).origin_id, 500)
         : null;
     const problems = envelopeProblems(event).map((p) => `${p.field}: ${p.message}`);
     if (problems.length === 0 && kinds) {
@@ -26,7 +26,7 @@ export function sortEnvelopes(
       const declared = kind === undefined || !Object.hasOwn(kinds, kind) ? undefined : kinds[kind];
       if (!declared) {
         problems.push(
-          `kind "${String(kind ?? '(none)').slice(0, 200)}" (origin_type, else semantic_type) is not one of the feed's eventKinds: ${Object.keys(kinds).join(', ')}`,
+          `kind "${detached(String(kind ?? '(none)'), 200)}" (origin_type, else semantic_type) is not one of the feed's eventKinds: ${Object.keys(kinds).join(', ')}`,
         );
       } else if (declared.metadataSchema) {
         problems.push(
@@ -35,8 +35,16 @@ export function sortEnvelopes(
       }
     }
     if (problems.length > 0)
-      rejected.push({ origin_id: originId, reason: problems.join('; ').slice(0, 2000) });
+      rejected.push({ origin_id: originId, reason: detached(problems.join('; '), 2000) });
     else sound.push(normalizeEnvelope(event as EventEnvelope));
   }
   return { events: sound, rejected };
+}
+
+/**
+ * The first `max` characters of `text` as a string of its own: a slice of a long string keeps the
+ * whole of it alive, and what the server keeps of a run must not hold a 15 MB message.
+ */
+export function detached(text: string, max: number): string {
+  return text.length <= max ? text : Buffer.from(text.slice(0, max), 'utf8').toString('utf8');
 }

@@ -53,4 +53,33 @@ describe('frames', () => {
     stream.write(Buffer.concat([head, body]));
     expect(errors).toEqual(['sent a message that is not JSON']);
   });
+
+  it('refuses a frame nested deeper than the cap before parsing it', () => {
+    const stream = new PassThrough();
+    const errors: string[] = [];
+    readFrames(
+      stream,
+      () => expect.fail('no message'),
+      (why) => errors.push(why),
+    );
+    const body = Buffer.from(`{"a":"[[[[ in a string","b":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(body.length);
+    stream.write(Buffer.concat([head, body]));
+    expect(errors).toEqual(['sent a message nested deeper than 64 levels']);
+  });
+
+  it('ends the reading when a listener cannot take a message, instead of throwing in the server', () => {
+    const stream = new PassThrough();
+    const errors: string[] = [];
+    readFrames(
+      stream,
+      () => {
+        throw new RangeError('Maximum call stack size exceeded');
+      },
+      (why) => errors.push(why),
+    );
+    stream.write(encodeFrame({ type: 'log' }));
+    expect(errors).toEqual(['sent a message the server could not read (Maximum call stack size exceeded)']);
+  });
 });

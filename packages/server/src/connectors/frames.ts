@@ -12,6 +12,27 @@ import type { Duplex } from 'node:stream';
 /** Frames the server takes from a child: a batch of events is far below it. */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
+/** Objects and arrays inside each other, at most: an event's metadata is far from it. */
+export const MAX_DEPTH = 64;
+
+/** Whether the JSON text in `body` nests objects and arrays deeper than `limit`. */
+function nestedDeeperThan(body: Buffer, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i];
+    if (inString) {
+      if (byte === 0x5c)
+        i++; // a backslash: the next byte is escaped
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x7b || byte === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (byte === 0x7d || byte === 0x5d) depth--;
+  }
+  return false;
+}
+
 export function encodeFrame(message: unknown): Buffer {
   const body = Buffer.from(JSON.stringify(message), 'utf8');
   const header = Buffer.alloc(4);
@@ -30,9 +51,10 @@ export interface FrameReader {
  */
 export function readFrames(
   stream: Duplex,
-  onFrame: (message: unknown) => void,
+  onFrame: (message: unknown, bytes: number) => void,
   onError: (why: string) => void,
   maxBytes = MAX_FRAME_BYTES,
+  maxDepth = MAX_DEPTH,
 ): FrameReader {
   let chunks: Buffer[] = [];
   let buffered = 0;
@@ -66,6 +88,12 @@ export function readFrames(
       if (buffered < 4 + length) return;
       take(4);
       const body = take(length);
+      // JSON.parse takes any depth, but whatever walks the result recursively (JSON.stringify,
+      // a schema) overflows the stack on it: refused before it is parsed.
+      if (nestedDeeperThan(body, maxDepth)) {
+        fail(`sent a message nested deeper than ${maxDepth} levels`);
+        return;
+      }
       let message: unknown;
       try {
         message = JSON.parse(body.toString('utf8'));
@@ -73,7 +101,13 @@ export function readFrames(
         fail('sent a message that is not JSON');
         return;
       }
-      onFrame(message);
+      try {
+        onFrame(message, length);
+      } catch (error) {
+        fail(
+          `sent a message the server could not read (${error instanceof Error ? error.message : String(error)})`,
+        );
+      }
     }
   };
   stream.on('data', onData);
@@ -87,4 +121,6 @@ export function readFrames(
 }
 
 const megabytes = (bytes: number) =>
-  bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+  bytes < 1024 * 1024
+    ? `${Math.round(bytes / 1024)} KB`
+    : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;

@@ -47,6 +47,12 @@ const get = async (url) => {
   catch (e) { return 'refused ' + String(e.cause?.message ?? e.message); }
 };
 const signal = (pid, name) => { try { process.kill(pid, name); return 'SIGNALLED'; } catch (e) { return 'refused ' + e.code; } };
+// The channel is non-blocking: a large frame goes in as many writes as it takes.
+const writeAll = async (bytes) => {
+  for (let at = 0; at < bytes.length; ) {
+    try { at += writeSync(3, bytes, at); } catch (e) { if (e.code !== 'EAGAIN') throw e; await new Promise((r) => setTimeout(r, 5)); }
+  }
+};
 const frame = (message) => { const body = Buffer.from(JSON.stringify(message)); const head = Buffer.alloc(4); head.writeUInt32BE(body.length); return Buffer.concat([head, body]); };
 export default defineConnector({
   key: '${key}', name: '${key}', version: '1.0.0',
@@ -271,5 +277,39 @@ describe.skipIf(missing !== null)('hostile connector code in the sandbox', () =>
       [run.id],
     );
     expect(lines.rows[0].chars ?? 0).toBeLessThan(10_000);
+  }, 120_000);
+
+  it('is stopped for a message nested past the cap, or with more items than a message holds', async () => {
+    const deep = await attack(
+      'nester',
+      `const body = Buffer.from('{"type":"log","entry":{"level":"info","msg":"x","f":' + '['.repeat(200000) + ']'.repeat(200000) + '}}');
+      const head = Buffer.alloc(4); head.writeUInt32BE(body.length);
+      await writeAll(Buffer.concat([head, body]));
+      await new Promise((resolve) => setTimeout(resolve, 10000));
+      return { events: [], checkpoint: null };`,
+    );
+    expect(deep.run.error_message).toBe(
+      "the connector's process sent a message nested deeper than 64 levels and was stopped",
+    );
+    const many = await attack(
+      'flooder',
+      `await writeAll(frame({ type: 'events', seq: 1, rejected: [], events: Array.from({ length: 300000 }, () => ({})) }));
+      await new Promise((resolve) => setTimeout(resolve, 10000));
+      return { events: [], checkpoint: null };`,
+    );
+    expect(many.run.status).toBe('failed');
+    expect(many.run.error_message).toMatch(/sent a message the server does not take \(events: Too big/);
+    expect(many.stored).toBe(0);
+    expect((await server.call('GET', '/api/whoami')).status).toBe(200);
+  }, 120_000);
+
+  it('splits an honest batch larger than a message holds, and stores every item', async () => {
+    const { run, stored } = await attack(
+      'bulk',
+      `await ctx.emitEvents(Array.from({ length: 12000 }, (_, i) => ({ origin_id: 'e' + i, payload_text: 'item ' + i, occurred_at: '2026-01-01T00:00:00Z' })));
+      return { events: Array.from({ length: 6000 }, (_, i) => ({ origin_id: 'r' + i, payload_text: 'item ' + i, occurred_at: '2026-01-01T00:00:00Z' })), checkpoint: { done: true } };`,
+    );
+    expect(run.status).toBe('completed');
+    expect(stored).toBe(18000);
   }, 120_000);
 });

@@ -12,6 +12,9 @@ import type {
   SyncCredentials,
 } from '@svc/connector-sdk';
 
+/** Items in one message from the child, events and rejected ones each: it splits larger batches. */
+export const MAX_BATCH_ITEMS = 5000;
+
 /** A bundled package (its module name), or a file of the connector's source. */
 export type ConnectorModule = { package: string } | { file: string; name: string };
 

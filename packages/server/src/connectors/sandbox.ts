@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readlink, rm, symlink } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +44,9 @@ export interface SandboxOptions extends SandboxLimits {
 
 export const INSPECT_LIMITS: SandboxLimits = { timeoutMs: 20_000, memoryMb: 256 };
 
+/** File descriptors a child may hold (RLIMIT_NOFILE): Node, its modules, a few dozen sockets. */
+const MAX_FILES = 256;
+
 /** Node's own memory beyond the JS heap: its code, thread stacks, Buffers a connector reads into. */
 export const OS_HEADROOM_MB = 256;
 
@@ -56,8 +60,11 @@ const CHILD = fileURLToPath(new URL(fromSource ? './child.ts' : './child.js', im
 /** A child process running connector code, spoken to in frames over its fd 3 (frames.ts). */
 export interface Sandbox {
   send(message: unknown): void;
-  /** Listens to the child's messages until the returned function is called. */
-  onMessage(listener: (message: unknown) => void): () => void;
+  /**
+   * Listens to the child's messages (each with its size as sent) until the returned function is
+   * called. A listener that throws ends the child, as a message it could not read.
+   */
+  onMessage(listener: (message: unknown, bytes: number) => void): () => void;
   /**
    * Settles once the child is gone, with what ended it: a time or memory limit, a crash, a frame
    * over the cap, or `stop` (then null). Never rejects.
@@ -76,8 +83,15 @@ export interface Sandbox {
   resume(): void;
   /** Whether the child is still there to be given a task. */
   readonly alive: boolean;
-  /** The compiled connector folder it can read (posted source), or null (bundled connectors). */
+  /** The compiled connector folder whose module it was given (posted source), or null. */
   readonly folder: string | null;
+  /**
+   * Gives the child the compiled connector in `folder` (posted source), in the child's own slot
+   * (the one folder of connector code it can read), and answers the module's path as the child
+   * sees it. A child takes one connector in its life; ConnectorCodeError when posted source may
+   * not run here.
+   */
+  load(folder: string): Promise<string>;
   /** Whether it runs in the OS sandbox (bubblewrap). */
   readonly confined: boolean;
 }
@@ -100,8 +114,8 @@ export function sandboxRefusal(options: SandboxOptions, folder: string | null): 
  * org's, not ours. In bubblewrap when the host has it (always for posted source, `folder`); its
  * connections go through its own egress socket. The child exits when this process dies.
  */
-export async function openSandbox(options: SandboxOptions, folder: string | null = null): Promise<Sandbox> {
-  const sandbox = await startChild(options, folder);
+export async function openSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const sandbox = await startChild(options);
   sandbox.arm(options.timeoutMs);
   return sandbox;
 }
@@ -162,10 +176,16 @@ function warmLoaderCache(): Promise<string> {
   return loaderCache;
 }
 
-async function startChild(options: SandboxOptions, folder: string | null): Promise<Sandbox> {
-  const refusal = sandboxRefusal(options, folder);
-  if (refusal) throw new ConnectorCodeError(refusal);
-  const bwrap = options.osSandbox === false && folder === null ? null : findBubblewrap().path;
+/** Where a child finds the connector given to it (`load`): its slot, bound read-only. */
+const SANDBOX_SLOT = '/run/svc/connector';
+
+async function startChild(options: SandboxOptions): Promise<Sandbox> {
+  const bwrap = options.osSandbox === false ? null : findBubblewrap().path;
+  // The child's own folder for the connector it will be given: empty until then, and never
+  // another child's. Made here, so that a child started ahead can serve posted source too.
+  const slot = join(connectorsRoot(), 'slots', randomBytes(8).toString('hex'));
+  await mkdir(slot, { recursive: true, mode: 0o700 });
+  const childSlot = bwrap ? SANDBOX_SLOT : slot;
   const cache = bwrap && fromSource ? await warmLoaderCache() : null;
   const egress: ChildEgress = await openChildEgress(
     join(connectorsRoot(), 'egress'),
@@ -188,6 +208,7 @@ async function startChild(options: SandboxOptions, folder: string | null): Promi
     // directory, which may be anywhere.
     ...(fromSource ? ['--conditions=svc-source', '--import', import.meta.resolve('tsx')] : []),
     ...permissionFlags(fromSource, tmp),
+    `--allow-fs-read=${childSlot}`,
     // Stack traces name the lines of the source the author wrote, not of its compiled form.
     '--enable-source-maps',
     `--max-old-space-size=${options.memoryMb}`,
@@ -199,7 +220,8 @@ async function startChild(options: SandboxOptions, folder: string | null): Promi
         ...bubblewrapArgs(
           {
             ...codeMounts(),
-            readable: [...codeMounts().readable, ...(folder ? [folder] : [])],
+            readable: codeMounts().readable,
+            slot: { path: slot, at: SANDBOX_SLOT },
             egressSocket: egress.path,
             tmp: fromSource,
             loaderCache: cache,
@@ -214,7 +236,9 @@ async function startChild(options: SandboxOptions, folder: string | null): Promi
   // The OS bounds the whole process's memory (RLIMIT_DATA: heap, Buffers, thread stacks), not
   // only V8's heap; set by a shell, as Node cannot set a limit for its child.
   const dataKb = (options.memoryMb + OS_HEADROOM_MB) * 1024;
-  const child = spawn('/bin/sh', ['-c', 'ulimit -d "$0" && exec "$@"', String(dataKb), ...command], {
+  // And a few file descriptors: its sockets to the egress socket cost the server as many.
+  const limits = `ulimit -d "$0" && { ulimit -n ${MAX_FILES} 2>/dev/null || :; } && exec "$@"`;
+  const child = spawn('/bin/sh', ['-c', limits, String(dataKb), ...command], {
     env,
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   });
@@ -225,12 +249,12 @@ async function startChild(options: SandboxOptions, folder: string | null): Promi
     // The tail is enough to tell a memory limit from a crash.
     stderr = (stderr + chunk).slice(-4000);
   });
-  const listeners = new Set<(message: unknown) => void>();
+  const listeners = new Set<(message: unknown, bytes: number) => void>();
   let refusedFrame: string | null = null;
   const frames = readFrames(
     channel,
-    (message) => {
-      for (const listener of listeners) listener(message);
+    (message, bytes) => {
+      for (const listener of listeners) listener(message, bytes);
     },
     (why) => {
       refusedFrame = `the connector's process ${why} and was stopped`;
@@ -246,6 +270,7 @@ async function startChild(options: SandboxOptions, folder: string | null): Promi
       clearTimeout(timer);
       frames.close();
       void egress.close();
+      void rm(slot, { recursive: true, force: true });
       resolve(why);
     };
     child.once('error', (error) => {
@@ -287,8 +312,27 @@ async function startChild(options: SandboxOptions, folder: string | null): Promi
   void ended.then(() => {
     exited = true;
   });
+  let folder: string | null = null;
   return {
-    folder,
+    get folder() {
+      return folder;
+    },
+    async load(from) {
+      if (folder === from) return join(childSlot, 'connector.mjs');
+      if (folder !== null) throw new ConnectorCodeError('this child already serves another connector');
+      if (!bwrap && !options.unsandboxedSource) {
+        throw new ConnectorCodeError(
+          sandboxRefusal({ ...options, osSandbox: true }, from) ??
+            'posted connector source runs only in the OS sandbox, which this child is not in',
+        );
+      }
+      folder = from;
+      await copyFile(join(from, 'connector.mjs'), join(slot, 'connector.mjs'));
+      const sdkLink = join('node_modules', '@svc', 'connector-sdk');
+      await mkdir(join(slot, 'node_modules', '@svc'), { recursive: true });
+      await symlink(await readlink(join(from, sdkLink)), join(slot, sdkLink), 'dir');
+      return join(childSlot, 'connector.mjs');
+    },
     confined: bwrap !== null,
     get alive() {
       return !exited && !channel.destroyed;
@@ -332,12 +376,11 @@ async function startChild(options: SandboxOptions, folder: string | null): Promi
 }
 
 /**
- * Children for runs. One is started ahead, so that a first run of a bundled connector waits only
- * for its module, not for Node and the SDK. A child that ended a run cleanly is kept a while for
- * the next run of the same connection (its key): runs of one connection share their credentials
- * anyway, and a module-level cache of the connector's is what its author would expect. Runs of
- * other connections never share a child. Posted source gets a child of its own from the start: the
- * one compiled folder it may read is fixed when the sandbox is made.
+ * Children for runs. One is started ahead, so that a first run waits only for its connector's
+ * module, not for Node and the SDK (posted source is copied into the child's own slot). A child
+ * that ended a run cleanly is kept a while for the next run of the same connection (its key): runs
+ * of one connection share their credentials anyway, and a module-level cache of the connector's is
+ * what its author would expect. Runs of other connections never share a child.
  */
 export function createSandboxPool(options: SandboxOptions, pool: { idleMs?: number; maxIdle?: number } = {}) {
   const idleMs = pool.idleMs ?? 30_000;
@@ -347,7 +390,7 @@ export function createSandboxPool(options: SandboxOptions, pool: { idleMs?: numb
   let closed = false;
   const refill = () => {
     if (closed || spare) return;
-    const starting = startChild(options, null);
+    const starting = startChild(options);
     spare = starting;
     // A spare that died (or never started) is dropped; the next take starts one of its own.
     starting.then(
@@ -381,16 +424,24 @@ export function createSandboxPool(options: SandboxOptions, pool: { idleMs?: numb
         if (kept.sandbox.alive && kept.sandbox.folder === folder) sandbox = kept.sandbox;
         else kept.sandbox.stop();
       }
-      if (!sandbox && folder === null && spare) {
+      if (!sandbox && spare) {
         const taken = spare;
         spare = null;
         const ready = await taken.catch(() => null);
         if (ready?.alive) sandbox = ready;
         else ready?.stop();
       }
-      sandbox ??= await startChild(options, folder);
-      sandbox.arm(options.timeoutMs);
+      sandbox ??= await startChild(options);
       refill();
+      if (folder !== null) {
+        try {
+          await sandbox.load(folder);
+        } catch (error) {
+          sandbox.stop();
+          throw error;
+        }
+      }
+      sandbox.arm(options.timeoutMs);
       return sandbox;
     },
     /** A child whose run ended cleanly, kept for the next run of `key`. */
@@ -429,15 +480,24 @@ export type SandboxPool = ReturnType<typeof createSandboxPool>;
  * answer). `folder`: the compiled folder of posted source the task imports.
  */
 export async function runInSandbox<T>(
-  task: unknown,
+  task: { module?: unknown } & Record<string, unknown>,
   options: SandboxOptions,
   folder: string | null = null,
 ): Promise<T> {
-  const sandbox = await openSandbox(options, folder);
+  const sandbox = await openSandbox(options);
+  let given = task;
+  try {
+    // The module as the child sees it: in its own slot.
+    if (folder !== null)
+      given = { ...task, module: { ...(task.module as object), file: await sandbox.load(folder) } };
+  } catch (error) {
+    sandbox.stop();
+    throw error;
+  }
   const reply = new Promise<{ ok: boolean; error?: string } & T>((resolve) =>
     sandbox.onMessage((message) => resolve(message as { ok: boolean; error?: string } & T)),
   );
-  sandbox.send(task);
+  sandbox.send(given);
   const outcome = await Promise.race([reply, sandbox.ended]);
   sandbox.stop();
   if (outcome === null) throw new ConnectorCodeError('the connector process was stopped');

@@ -30,8 +30,9 @@ export interface RunnerDeps {
 export type StopReason = 'cancelled' | 'lease_lost';
 
 /** Messages read ahead of the server's writes before the child is made to wait, and to go on. */
-const INBOX_HIGH = 256;
+const INBOX_HIGH = 64;
 const INBOX_LOW = 16;
+const INBOX_HIGH_BYTES = 32 * 1024 * 1024;
 
 /** How often pending log lines are written while a run emits nothing. */
 const LOG_FLUSH_MS = 1000;
@@ -52,8 +53,10 @@ export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortS
   try {
     grant = await egressGrant(deps, scope);
     module = await connectorModule(scope);
-    // Posted source reads its own compiled folder, and no other.
-    sandbox = await deps.sandboxes.take(scope.connectionId, 'file' in module ? dirname(module.file) : null);
+    // Posted source is copied into the child's own slot: the one connector's code it can read.
+    const folder = 'file' in module ? dirname(module.file) : null;
+    sandbox = await deps.sandboxes.take(scope.connectionId, folder);
+    if (folder !== null) module = { ...module, file: await sandbox.load(folder) };
   } catch (error) {
     await finish(deps, run, logs, { status: 'failed', errorMessage: messageOf(error) });
     return;
@@ -137,7 +140,10 @@ async function converse(
   sandbox: Sandbox,
   stop: AbortSignal,
 ): Promise<boolean> {
-  const inbox: ChildMessage[] = [];
+  // Messages as they arrived, checked when their turn comes: the child waits (its channel is
+  // paused) while more than a few, or a few frames' bytes, are ahead of the server's writes.
+  const inbox: { raw: unknown; bytes: number }[] = [];
+  let inboxBytes = 0;
   let wake: (() => void) | null = null;
   const poke = () => {
     wake?.();
@@ -145,18 +151,13 @@ async function converse(
   };
   let ended: ConnectorCodeError | null | undefined;
   const kinds = eventKindsOf(scope);
-  let malformed: Error | null = null;
-  const unsubscribe = sandbox.onMessage((raw) => {
-    if (malformed) return;
-    const message = parseChildMessage(raw, kinds);
-    if (message instanceof Error) {
-      // Read after what came before it, and nothing after it.
-      malformed = message;
+  let paused = false;
+  const unsubscribe = sandbox.onMessage((raw, bytes) => {
+    inbox.push({ raw, bytes });
+    inboxBytes += bytes;
+    if (!paused && (inbox.length >= INBOX_HIGH || inboxBytes >= INBOX_HIGH_BYTES)) {
+      paused = true;
       sandbox.pause();
-    } else {
-      inbox.push(message);
-      // The child waits while the server catches up: what it sends is held in memory only so far.
-      if (inbox.length >= INBOX_HIGH) sandbox.pause();
     }
     poke();
   });
@@ -172,11 +173,24 @@ async function converse(
 
   const next = async (): Promise<Next> => {
     for (;;) {
-      if (inbox.length > 0) {
-        if (inbox.length === INBOX_LOW) sandbox.resume();
-        return inbox.shift() as ChildMessage;
+      const first = inbox.shift();
+      if (first) {
+        inboxBytes -= first.bytes;
+        if (paused && inbox.length <= INBOX_LOW && inboxBytes < INBOX_HIGH_BYTES / 2) {
+          paused = false;
+          sandbox.resume();
+        }
+        let message: ChildMessage | Error;
+        try {
+          message = parseChildMessage(first.raw, kinds);
+        } catch (error) {
+          message = new Error(
+            `the connector's process sent a message the server could not read (${messageOf(error)})`,
+          );
+        }
+        // A message that is not the protocol's ends the run: nothing after it is read.
+        return message instanceof Error ? { type: 'malformed', why: message } : message;
       }
-      if (malformed) return { type: 'malformed', why: malformed };
       // Messages the child sent before it exited are read before its exit.
       if (ended !== undefined) return { type: 'ended', why: ended };
       if (stop.aborted && !stopSeen) {
