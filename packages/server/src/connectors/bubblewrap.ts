@@ -137,20 +137,12 @@ export interface SandboxMounts {
   slot: { path: string; at: string };
   /** The egress socket on the host, shown at SANDBOX_EGRESS_SOCKET. */
   egressSocket: string;
-  /** A private, size-capped /tmp (the TypeScript loader's cache, from the sources only). */
-  tmp: boolean;
-  /** From the sources: the loader's cache of svc's own modules, shown read-only as the child's. */
-  loaderCache?: string | null;
 }
 
 /** The arguments of `bwrap` for a child, up to (and without) the `--` before the command. */
 export function bubblewrapArgs(mounts: SandboxMounts, env: Record<string, string>): string[] {
   const node = realpathSync(process.execPath);
   const args = [...namespaceArgs(), ...systemMounts(node)];
-  if (mounts.tmp) args.push('--size', String(64 * 1024 * 1024), '--tmpfs', '/tmp');
-  // tsx keeps its cache in `tsx-<euid>`: the sandbox's user is 65534.
-  if (mounts.loaderCache && existsSync(mounts.loaderCache))
-    args.push(...bind(mounts.loaderCache, '/tmp/tsx-65534'));
   for (const path of mounts.readable) args.push(...bind(path, path));
   for (const { path, target } of mounts.links) args.push('--symlink', target, path);
   args.push(...bind(mounts.slot.path, mounts.slot.at));

@@ -81,10 +81,11 @@ export function routeFetchThroughParent(socketPath: string): void {
     dispatcher: import('undici').Dispatcher;
   }> | null = null;
   const load = () => {
-    client ??= import('undici').then((undici) => ({
-      fetch: undici.fetch,
-      dispatcher: new undici.Agent({ connect }),
-    }));
+    client ??= import('undici').then((module) => {
+      // undici is CommonJS: bundled (from the sources, source-build.ts) its exports are `default`.
+      const undici = 'Agent' in module ? module : (module as unknown as { default: typeof module }).default;
+      return { fetch: undici.fetch, dispatcher: new undici.Agent({ connect }) };
+    });
     return client;
   };
   // A `Request` of the global fetch is not one of undici's: it is passed as its parts.

@@ -46,10 +46,16 @@ const send = (message: ChildMessage | Record<string, unknown>) =>
 channel.on('close', () => process.exit(1));
 channel.on('error', () => process.exit(1));
 
+// From the sources, the bundled connectors are files of the build the server made
+// (source-build.ts), not packages: their names, mapped.
+const packages = JSON.parse(process.env.SVC_CONNECTOR_PACKAGES ?? '{}') as Record<string, string>;
+delete process.env.SVC_CONNECTOR_PACKAGES;
+
 async function load(module: ConnectorModule): Promise<Connector> {
   const where = 'package' in module ? module.package : module.name;
+  const file = 'package' in module ? packages[module.package] : module.file;
   const exports = (await import(
-    'package' in module ? module.package : pathToFileURL(module.file).href
+    file === undefined ? (module as { package: string }).package : pathToFileURL(file).href
   )) as Record<string, unknown>;
   const connector = findConnector(exports, where);
   if (!connector) {

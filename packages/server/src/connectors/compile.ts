@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { version as esbuildVersion, type Message, transform } from 'esbuild';
 import { ConnectorCodeError } from './errors.js';
+import { sourceBuild } from './source-build.js';
 
 /**
  * Where compiled connectors live: a folder of this user's in the temporary directory, 0700, so
@@ -40,6 +41,11 @@ export async function checkOwnFolder(dir: string): Promise<void> {
 /** The folder of the SDK package, for a connector's source to import it from anywhere. */
 let sdk: Promise<string> | undefined;
 function sdkFolder(): Promise<string> {
+  // From the sources, the SDK as the children load it: bundled to JavaScript (source-build.ts).
+  if (import.meta.url.endsWith('.ts')) {
+    sdk ??= sourceBuild().then((built) => built.sdkFolder);
+    return sdk;
+  }
   sdk ??= (async () => {
     let dir = dirname(fileURLToPath(import.meta.resolve('@svc/connector-sdk')));
     for (;;) {

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { copyFile, mkdir, readlink, rm, symlink } from 'node:fs/promises';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type EgressPolicy, parseEgressAllow } from '../egress/policy.js';
@@ -13,6 +12,7 @@ import { type ChildEgress, type EgressGrant, openChildEgress } from './egress-pr
 import { ConnectorCodeError } from './errors.js';
 import { encodeFrame, readFrames } from './frames.js';
 import { permissionFlags } from './permissions.js';
+import { sourceBuild } from './source-build.js';
 
 /** Connectors shipped with svc, installed by name (`{package: "rss"}`). */
 export const BUNDLED_CONNECTORS: Record<string, string> = {
@@ -44,18 +44,24 @@ export interface SandboxOptions extends SandboxLimits {
 
 export const INSPECT_LIMITS: SandboxLimits = { timeoutMs: 20_000, memoryMb: 256 };
 
-/** File descriptors a child may hold (RLIMIT_NOFILE): Node, its modules, a few dozen sockets. */
-const MAX_FILES = 256;
+/** File descriptors a child may hold (RLIMIT_NOFILE): the ESM loader opens every module of date-fns at once. */
+const MAX_FILES = 4096;
 
 /** Node's own memory beyond the JS heap: its code, thread stacks, Buffers a connector reads into. */
 export const OS_HEADROOM_MB = 256;
 
 export { ConnectorCodeError };
 
-// From the sources (tests, `npm test` on a clean clone) the child is TypeScript too, and resolves
-// the workspace packages to their sources as this process does.
+// From the sources (tests, `npm test` on a clean clone) the child and what it loads are bundled to
+// JavaScript first (source-build.ts), so that it runs as a built server runs it.
 const fromSource = import.meta.url.endsWith('.ts');
-const CHILD = fileURLToPath(new URL(fromSource ? './child.ts' : './child.js', import.meta.url));
+const childCode = async () => {
+  if (!fromSource) {
+    return { child: fileURLToPath(new URL('./child.js', import.meta.url)), packages: {}, readable: [] };
+  }
+  const built = await sourceBuild();
+  return { child: built.child, packages: built.packages, readable: [built.dir] };
+};
 
 /** A child process running connector code, spoken to in frames over its fd 3 (frames.ts). */
 export interface Sandbox {
@@ -125,55 +131,18 @@ let mounts: ReturnType<typeof packageClosure> | undefined;
 function codeMounts() {
   if (mounts) return mounts;
   const server = realpathSync(fileURLToPath(new URL('../..', import.meta.url)));
+  // From the sources, svc's own packages are in the build: only their dependencies are shown.
   const closure = packageClosure(
     server,
-    [...Object.values(BUNDLED_CONNECTORS), '@svc/connector-sdk', 'undici', ...(fromSource ? ['tsx'] : [])],
-    (dir) => (fromSource ? [dir] : [join(dir, 'dist'), join(dir, 'package.json')]),
+    [...Object.values(BUNDLED_CONNECTORS), '@svc/connector-sdk', 'undici'],
+    (dir) => (fromSource ? [] : [join(dir, 'dist'), join(dir, 'package.json')]),
   );
   // Of the server itself, the child's own folder only: not its routes, not its dependencies.
-  const own = fileURLToPath(new URL('.', import.meta.url)).replace(/\/+$/, '');
-  mounts = { ...closure, readable: [...closure.readable, own, join(server, 'package.json')] };
+  const own = fromSource
+    ? []
+    : [fileURLToPath(new URL('.', import.meta.url)).replace(/\/+$/, ''), join(server, 'package.json')];
+  mounts = { ...closure, readable: [...closure.readable, ...own] };
   return mounts;
-}
-
-/**
- * From the sources only (tests, development): the TypeScript loader's cache of svc's own modules
- * that a child imports, compiled once per process outside the sandbox (our code, never an org's)
- * and shown read-only inside, so that a sandboxed child does not compile the SDK again each time.
- */
-let loaderCache: Promise<string> | undefined;
-function warmLoaderCache(): Promise<string> {
-  loaderCache ??= (async () => {
-    const dir = join(connectorsRoot(), 'tsx-warm');
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const modules = [...Object.values(BUNDLED_CONNECTORS), '@svc/connector-sdk'].concat(
-      ['envelopes.ts', 'frames.ts', 'child-network.ts', 'protocol.ts'].map(
-        (name) => new URL(`./${name}`, import.meta.url).href,
-      ),
-    );
-    await new Promise<void>((resolve) => {
-      const warm = spawn(
-        process.execPath,
-        [
-          '--conditions=svc-source',
-          '--import',
-          import.meta.resolve('tsx'),
-          '--input-type=module',
-          '-e',
-          modules.map((name) => `await import(${JSON.stringify(name)});`).join('\n'),
-        ],
-        {
-          env: { PATH: '/usr/bin:/bin', TMPDIR: dir },
-          stdio: 'ignore',
-          cwd: fileURLToPath(new URL('.', import.meta.url)),
-        },
-      );
-      warm.once('exit', () => resolve());
-      warm.once('error', () => resolve());
-    });
-    return join(dir, `tsx-${process.geteuid?.() ?? 0}`);
-  })();
-  return loaderCache;
 }
 
 /** Where a child finds the connector given to it (`load`): its slot, bound read-only. */
@@ -186,33 +155,26 @@ async function startChild(options: SandboxOptions): Promise<Sandbox> {
   const slot = join(connectorsRoot(), 'slots', randomBytes(8).toString('hex'));
   await mkdir(slot, { recursive: true, mode: 0o700 });
   const childSlot = bwrap ? SANDBOX_SLOT : slot;
-  const cache = bwrap && fromSource ? await warmLoaderCache() : null;
+  const code = await childCode();
   const egress: ChildEgress = await openChildEgress(
     join(connectorsRoot(), 'egress'),
     options.egress ?? parseEgressAllow(undefined),
   );
   const node = realpathSync(process.execPath);
-  const tmp = bwrap ? '/tmp' : tmpdir();
   const env: Record<string, string> = {
     PATH: '/usr/bin:/bin',
     NODE_ENV: 'production',
     TZ: 'UTC',
     SVC_EGRESS_SOCKET: bwrap ? SANDBOX_EGRESS_SOCKET : egress.path,
-    // So that the child's temporary directory is the one its permissions name.
-    ...(!bwrap && process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+    ...(fromSource ? { SVC_CONNECTOR_PACKAGES: JSON.stringify(code.packages) } : {}),
     ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
   };
   const nodeArgs = [
-    // Built, the child and everything it imports is JavaScript. From the sources (tests) the child
-    // and the workspace packages are TypeScript: tsx, resolved here, not from the child's working
-    // directory, which may be anywhere.
-    ...(fromSource ? ['--conditions=svc-source', '--import', import.meta.resolve('tsx')] : []),
-    ...permissionFlags(fromSource, tmp),
-    `--allow-fs-read=${childSlot}`,
+    ...permissionFlags(childSlot),
     // Stack traces name the lines of the source the author wrote, not of its compiled form.
     '--enable-source-maps',
     `--max-old-space-size=${options.memoryMb}`,
-    CHILD,
+    code.child,
   ];
   const command = bwrap
     ? [
@@ -220,11 +182,9 @@ async function startChild(options: SandboxOptions): Promise<Sandbox> {
         ...bubblewrapArgs(
           {
             ...codeMounts(),
-            readable: codeMounts().readable,
+            readable: [...codeMounts().readable, ...code.readable],
             slot: { path: slot, at: SANDBOX_SLOT },
             egressSocket: egress.path,
-            tmp: fromSource,
-            loaderCache: cache,
           },
           env,
         ),
