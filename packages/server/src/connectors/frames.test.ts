@@ -2,6 +2,13 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { encodeFrame, readFrames } from './frames.js';
 
+/** A frame of `body` as it is, JSON or not. */
+function rawFrame(body: Buffer): Buffer {
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(body.length);
+  return Buffer.concat([head, body]);
+}
+
 /** The channel's framing: whole messages in order however the bytes arrive, and a cap read first. */
 describe('frames', () => {
   it('hands over each message whole and in order, however the stream cuts the bytes', () => {
@@ -47,10 +54,7 @@ describe('frames', () => {
       () => expect.fail('no message'),
       (why) => errors.push(why),
     );
-    const body = Buffer.from('{not json');
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(body.length);
-    stream.write(Buffer.concat([head, body]));
+    stream.write(rawFrame(Buffer.from('{not json')));
     expect(errors).toEqual(['sent a message that is not JSON']);
   });
 
@@ -62,10 +66,9 @@ describe('frames', () => {
       () => expect.fail('no message'),
       (why) => errors.push(why),
     );
-    const body = Buffer.from(`{"a":"[[[[ in a string","b":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(body.length);
-    stream.write(Buffer.concat([head, body]));
+    stream.write(
+      rawFrame(Buffer.from(`{"a":"[[[[ in a string","b":${'['.repeat(200_000)}${']'.repeat(200_000)}}`)),
+    );
     expect(errors).toEqual(['sent a message nested deeper than 64 levels']);
   });
 

@@ -5,6 +5,7 @@ import { slackEventCallback, slackHeaders, slackMessage } from '../../test/fakes
 import { telegramHeaders, telegramUpdate } from '../../test/fakes/telegram.js';
 import { whatsappHeaders, whatsappMessage, whatsappSubscribeQuery } from '../../test/fakes/whatsapp.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
+import { putChatPlatforms } from '../../test/platform-configs.js';
 
 /**
  * What a webhook URL does with calls that are not the platform's, with what must not be logged,
@@ -40,38 +41,8 @@ beforeAll(async () => {
     trustProxy: ['127.0.0.1'],
     logger: pino({ level: 'trace' }, sink),
   });
-  for (const [name, value] of Object.entries(SECRETS)) {
-    expect((await server.call('PUT', `/api/default/secrets/${name}`, { body: { value } })).status).toBe(201);
-  }
   await server.call('POST', '/api/default/agents', { body: { agentId: 'doors', name: 'Doors' } });
-  const platforms = {
-    'doors-team-chat': {
-      type: 'team_chat',
-      config: { signing_secret: '$SLACK_SIGNING_SECRET', bot_token: '$SLACK_BOT_TOKEN' },
-    },
-    'doors-messenger-tg': {
-      type: 'messenger',
-      name: 'tg',
-      config: { bot_token: '$TG_BOT_TOKEN', secret_token: '$TG_SECRET_TOKEN' },
-    },
-    'doors-messenger-wa': {
-      type: 'messenger',
-      name: 'wa',
-      config: {
-        flavor: 'whatsapp',
-        access_token: '$WA_ACCESS_TOKEN',
-        app_secret: '$WA_APP_SECRET',
-        verify_token: '$WA_VERIFY_TOKEN',
-        phone_number_id: PHONE_NUMBER_ID,
-      },
-    },
-  };
-  for (const [stableId, body] of Object.entries(platforms)) {
-    const res = await server.call('PUT', `/api/default/agents/doors/platforms/by-stable-id/${stableId}`, {
-      body,
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-  }
+  await putChatPlatforms(server, 'doors', SECRETS, PHONE_NUMBER_ID);
 });
 
 let updates = 5000;

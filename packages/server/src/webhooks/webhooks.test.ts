@@ -26,6 +26,7 @@ import {
   whatsappSubscribeQuery,
 } from '../../test/fakes/whatsapp.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
+import { putChatPlatforms } from '../../test/platform-configs.js';
 
 /**
  * Chat platforms end to end: a webhook call signed the platform's way becomes one message, one
@@ -69,40 +70,10 @@ beforeAll(async () => {
     },
     workers: { deliveries: { backoffMs: 100, pollMs: 50 } },
   });
-  for (const [name, value] of Object.entries(SECRETS)) {
-    expect((await server.call('PUT', `/api/default/secrets/${name}`, { body: { value } })).status).toBe(201);
-  }
   await server.call('POST', '/api/default/agents', {
     body: { agentId: 'chat', name: 'Chat', providers: [{ key: 'openai', secret_ref: '$OPENAI_API_KEY' }] },
   });
-  const platforms = {
-    'chat-team-chat': {
-      type: 'team_chat',
-      config: { signing_secret: '$SLACK_SIGNING_SECRET', bot_token: '$SLACK_BOT_TOKEN' },
-    },
-    'chat-messenger-tg': {
-      type: 'messenger',
-      name: 'tg',
-      config: { bot_token: '$TG_BOT_TOKEN', secret_token: '$TG_SECRET_TOKEN' },
-    },
-    'chat-messenger-wa': {
-      type: 'messenger',
-      name: 'wa',
-      config: {
-        flavor: 'whatsapp',
-        access_token: '$WA_ACCESS_TOKEN',
-        app_secret: '$WA_APP_SECRET',
-        verify_token: '$WA_VERIFY_TOKEN',
-        phone_number_id: PHONE_NUMBER_ID,
-      },
-    },
-  };
-  for (const [stableId, body] of Object.entries(platforms)) {
-    const res = await server.call('PUT', `/api/default/agents/chat/platforms/by-stable-id/${stableId}`, {
-      body,
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-  }
+  await putChatPlatforms(server, 'chat', SECRETS, PHONE_NUMBER_ID);
 });
 
 /** Posts `payload` to a webhook as the platform would, with `headers(raw)` for its signature. */
