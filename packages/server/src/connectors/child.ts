@@ -176,9 +176,11 @@ async function execute(task: ExecuteTask): Promise<ChildMessage> {
  */
 function describe(error: unknown): string {
   const parts: string[] = [];
+  // A message that already says why (the connector's own) is left as it is.
   for (let at = error, depth = 0; at !== undefined && at !== null && depth < 4; depth++) {
     const text = at instanceof Error ? at.message : String(at);
     if (text && !parts.some((part) => part.includes(text))) parts.push(text);
+    if (parts.join(': ').length >= 80) break;
     at = at instanceof Error ? at.cause : undefined;
   }
   return parts.join(': ');
