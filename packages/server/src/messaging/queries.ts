@@ -223,6 +223,14 @@ async function enqueueInTransaction(
           WHERE org_id = $1 AND idempotency_key = $2 AND created_at < now() - interval '24 hours'`,
         [input.orgId, input.idempotencyKey],
       );
+      // A replay is answered before the conversation's row is touched: taking its lock first and
+      // then waiting on the message (which a worker may be updating, holding that same lock
+      // next) deadlocked, and the replay answered 500.
+      const existing = await client.query<MessageRow>(
+        `SELECT ${COLUMNS} FROM messages WHERE org_id = $1 AND idempotency_key = $2`,
+        [input.orgId, input.idempotencyKey],
+      );
+      if (existing.rows[0]) return rollback<EnqueueOutcome>({ row: existing.rows[0], replayed: true });
     }
     const key = input.conversation ?? conversationKey(input.body, input.owner);
     // As in one statement (above): the conversation's row is locked before created_at is read.
