@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { copyFile, mkdir, readlink, rm, symlink } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
@@ -49,6 +49,32 @@ const MAX_FILES = 4096;
 
 /** Node's own memory beyond the JS heap: its code, thread stacks, Buffers a connector reads into. */
 export const OS_HEADROOM_MB = 256;
+
+/**
+ * Address space that RLIMIT_DATA counts but a connector cannot fill with data: Node 24 (V8 13) on a
+ * CPU without memory protection keys maps V8's whole code range (512 MB) writable and executable
+ * at start-up, where Node 20 and 22 reserve it inaccessible; under the bare limit it cannot start
+ * ("Failed to reserve virtual memory for CodeRange"). The child runs this process's binary, so
+ * this process's own writable, executable anonymous mappings tell how much (under 1 MB on Node 20).
+ */
+let codeMappingsMb: number | undefined;
+const codeMappings = () => {
+  if (codeMappingsMb === undefined) {
+    let bytes = 0;
+    try {
+      for (const line of readFileSync('/proc/self/maps', 'utf8').split('\n')) {
+        const [range, perms, , , inode] = line.split(/\s+/);
+        if (perms !== 'rwxp' || inode !== '0' || !range) continue;
+        const [start, end] = range.split('-').map((hex) => Number.parseInt(hex, 16));
+        bytes += end - start;
+      }
+    } catch {
+      // No /proc: no such mapping to allow for.
+    }
+    codeMappingsMb = Math.ceil(bytes / 2 ** 20);
+  }
+  return codeMappingsMb;
+};
 
 export { ConnectorCodeError };
 
@@ -194,8 +220,9 @@ async function startChild(options: SandboxOptions): Promise<Sandbox> {
       ]
     : [node, ...nodeArgs];
   // The OS bounds the whole process's memory (RLIMIT_DATA: heap, Buffers, thread stacks), not
-  // only V8's heap; set by a shell, as Node cannot set a limit for its child.
-  const dataKb = (options.memoryMb + OS_HEADROOM_MB) * 1024;
+  // only V8's heap; set by a shell, as Node cannot set a limit for its child. V8's code range is
+  // allowed for beside it where Node maps it writable (codeMappings).
+  const dataKb = (options.memoryMb + OS_HEADROOM_MB + codeMappings()) * 1024;
   // And a few file descriptors: its sockets to the egress socket cost the server as many.
   const limits = `ulimit -d "$0" && { ulimit -n ${MAX_FILES} 2>/dev/null || :; } && exec "$@"`;
   const child = spawn('/bin/sh', ['-c', limits, String(dataKb), ...command], {
