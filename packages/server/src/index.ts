@@ -1,4 +1,11 @@
-export { buildApp, type RegisteredRoute } from './http/app.js';
-export type { AppOptions } from './http/types.js';
+export {
+  type AppOptions,
+  appOptionsFromEnv,
+  buildApp,
+  type RegisteredRoute,
+  type RunningSvc,
+  type SvcSettings,
+  startSvc,
+} from './app.js';
 export { type RunningServer, type ServerSettings, startServer } from './server.js';
 export { type RunningWorker, startWorker, type WorkerSettings } from './worker-process.js';

@@ -1,28 +1,14 @@
 import { join, resolve } from 'node:path';
-import pg from 'pg';
 import type { Logger } from 'pino';
-import { parseTrustProxy } from './auth/throttle.js';
+import { checkSvcEnv, startSvc } from './app.js';
 import { connectorSandboxLine } from './connectors/bubblewrap.js';
-import { providedNixPackages } from './connectors/install.js';
 import { lockDataDir, readOrCreateSecret } from './data-dir.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
-import { migrate } from './db/migrate.js';
-import { deploymentEgressFromEnv } from './egress/deployment.js';
-import { buildApp } from './http/app.js';
 import type { App } from './http/types.js';
-import { parseRateLimit } from './messaging/rate-limit.js';
-import { DEFAULT_UPLOAD_LIMITS } from './messaging/uploads.js';
 import { createLogger } from './ops/logger.js';
 import { positiveInteger } from './ops/settings.js';
-import { ensureOrg } from './orgs/routes.js';
-import { createRunMetrics } from './runs/metrics.js';
-import { runWorkerSettings, sourceInstalls, startRunWorkers } from './runs/worker.js';
-import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
-import { parseEnvSecretPolicy } from './secrets/env-policy.js';
-import { createSecretResolver } from './secrets/resolve.js';
-import { parseApprovalTtl } from './turns/approvals.js';
-import { createTurnMetrics } from './turns/metrics.js';
-import { DEFAULT_TURN_CONCURRENCY, startTurnWorkers } from './turns/worker.js';
+import { sourceInstalls } from './runs/worker.js';
+import { parseEncryptionKey } from './secrets/encryption-key.js';
 
 export interface ServerSettings {
   port: number;
@@ -44,15 +30,6 @@ export interface RunningServer {
   adminPasswordFile: string | null;
   /** Stops accepting, lets in-flight requests finish, closes the pool, stops embedded PostgreSQL. */
   close(): Promise<void>;
-}
-
-function normaliseBasePath(raw: string | undefined): string {
-  if (!raw || raw === '/') return '';
-  const trimmed = `/${raw.replace(/^\/+|\/+$/g, '')}`;
-  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) {
-    throw new Error(`SVC_BASE_PATH "${raw}" must be a path such as /svc`);
-  }
-  return trimmed;
 }
 
 /**
@@ -92,8 +69,6 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
   const announce = settings.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
   const logger: Logger = createLogger(settings.logLevel);
   const dataDir = resolve(env.SVC_DATA_DIR || '.svc');
-  const basePath = normaliseBasePath(env.SVC_BASE_PATH);
-  const egress = deploymentEgressFromEnv(env);
   if (env.SVC_ADMIN_PASSWORD) {
     checkAdminPassword(
       env.SVC_ADMIN_PASSWORD,
@@ -101,10 +76,8 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       'set a long random value (openssl rand -base64 24), or unset it to have one generated',
     );
   }
-  const authFailuresPerMinute = positiveInteger(
-    'SVC_AUTH_FAILURES_PER_MINUTE',
-    env.SVC_AUTH_FAILURES_PER_MINUTE,
-  );
+  // Every setting is read before the data dir is locked or PostgreSQL started.
+  checkSvcEnv(env, !env.DATABASE_URL);
   const cleanups: (() => Promise<void>)[] = [];
   const cleanup = async () => {
     for (const step of cleanups.splice(0).reverse()) await step().catch((e) => logger.error(e));
@@ -129,10 +102,6 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       );
     }
     const encryptionKey = parseEncryptionKey(keySecret.value);
-    const envSecrets = parseEnvSecretPolicy(env.SVC_SECRETS_FROM_ENV, embedded);
-    const messageRateLimit = parseRateLimit(env.SVC_MESSAGES_RATE_LIMIT);
-    const trustProxy = parseTrustProxy(env.SVC_TRUST_PROXY);
-
     let databaseUrl = env.DATABASE_URL as string;
     let cluster = '';
     if (embedded) {
@@ -141,77 +110,26 @@ export async function startServer(settings: ServerSettings): Promise<RunningServ
       databaseUrl = started.url;
       cluster = started.cluster;
     }
-    const pool = new pg.Pool({
-      connectionString: databaseUrl,
-      max: Number(env.SVC_DB_POOL_SIZE) || 20,
-      // A request waits this long for a connection, then answers 503 rather than hanging.
-      connectionTimeoutMillis: 10_000,
-    });
-    pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
-    cleanups.push(() => pool.end());
-
-    const applied = await migrate(pool);
-    if (applied.length > 0) logger.info({ applied }, 'applied migrations');
-    await checkEncryptionKey(pool, encryptionKey);
-    await ensureOrg({ pool }, 'default', 'Default');
-    const secrets = createSecretResolver({ pool, encryptionKey, env, policy: envSecrets });
-
-    const { app, registry } = await buildApp({
-      pool,
-      basePath,
-      publicUrl: env.SVC_PUBLIC_URL?.replace(/\/+$/, ''),
-      connectorNixPackages: providedNixPackages(env),
-      connectorSourceInstalls: sourceInstalls(env),
-      adminPassword: admin.value,
+    const svc = await startSvc({
+      env,
+      databaseUrl,
       encryptionKey,
-      secrets,
-      messageRateLimit,
-      uploadLimits: {
-        ...DEFAULT_UPLOAD_LIMITS,
-        fileBytes:
-          positiveInteger('SVC_UPLOAD_MAX_FILE_BYTES', env.SVC_UPLOAD_MAX_FILE_BYTES) ??
-          DEFAULT_UPLOAD_LIMITS.fileBytes,
-        totalBytes:
-          positiveInteger('SVC_UPLOAD_MAX_TOTAL_BYTES', env.SVC_UPLOAD_MAX_TOTAL_BYTES) ??
-          DEFAULT_UPLOAD_LIMITS.totalBytes,
-      },
-      egress,
-      validateResponses: env.SVC_VALIDATE_RESPONSES === '1',
+      embedded,
       logger,
-      authFailuresPerMinute,
-      trustProxy,
+      http: { adminPassword: admin.value },
+      // Closed before the HTTP app: running turns finish or are handed back while the pool is open.
+      ...(settings.workers === false
+        ? { turns: false, runs: false }
+        : settings.workers === undefined
+          ? {}
+          : { turns: { concurrency: settings.workers } }),
     });
-    cleanups.push(() => app.close());
+    cleanups.push(() => svc.close());
+    const { app, options } = svc.http;
+    const basePath = options.basePath;
     await app.listen({ port: settings.port, host: settings.host }).catch((error: NodeJS.ErrnoException) => {
       throw new Error(listenFailure(error, settings.host, settings.port));
     });
-    if (settings.workers !== false) {
-      const workers = await startTurnWorkers({
-        pool,
-        secrets,
-        env,
-        log: logger,
-        concurrency: settings.workers ?? DEFAULT_TURN_CONCURRENCY,
-        leaseMs: positiveInteger('SVC_TURN_LEASE_MS', env.SVC_TURN_LEASE_MS),
-        deliveries: { leaseMs: positiveInteger('SVC_DELIVERY_LEASE_MS', env.SVC_DELIVERY_LEASE_MS) },
-        metrics: createTurnMetrics(registry),
-        approvalTtlMs: parseApprovalTtl(env.SVC_APPROVAL_TTL),
-        egress,
-      });
-      // Closed before the HTTP app: running turns finish or are handed back while the pool is open.
-      cleanups.push(() => workers.close());
-      const runSettings = runWorkerSettings(env);
-      if (runSettings.concurrency !== 0) {
-        const runs = await startRunWorkers({
-          pool,
-          encryptionKey,
-          log: logger,
-          metrics: createRunMetrics(registry),
-          ...runSettings,
-        });
-        cleanups.push(() => runs.close());
-      }
-    }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : settings.port;
     const url = `http://${settings.host.includes(':') ? `[${settings.host}]` : settings.host}:${port}${basePath}`;

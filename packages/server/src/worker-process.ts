@@ -2,21 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
 import type { Registry } from 'prom-client';
-import { migrate } from './db/migrate.js';
-import { deploymentEgressFromEnv } from './egress/deployment.js';
+import { startSvc } from './app.js';
 import { createLogger } from './ops/logger.js';
-import { processRegistry } from './ops/metrics.js';
-import { positiveInteger } from './ops/settings.js';
-import { createRunMetrics } from './runs/metrics.js';
-import { runWorkerSettings, startRunWorkers } from './runs/worker.js';
-import { checkEncryptionKey, parseEncryptionKey } from './secrets/encryption-key.js';
-import { parseEnvSecretPolicy } from './secrets/env-policy.js';
-import { createSecretResolver } from './secrets/resolve.js';
-import { parseApprovalTtl } from './turns/approvals.js';
-import { createTurnMetrics } from './turns/metrics.js';
-import { DEFAULT_TURN_CONCURRENCY, startTurnWorkers } from './turns/worker.js';
+import { parseEncryptionKey } from './secrets/encryption-key.js';
 
 export interface WorkerSettings {
   logLevel: string;
@@ -88,63 +77,40 @@ export async function startWorker(settings: WorkerSettings): Promise<RunningWork
     throw new Error('svc worker needs SVC_ENCRYPTION_KEY, the same key as the servers, to read org secrets');
   }
   const encryptionKey = parseEncryptionKey(keyText);
-  const policy = parseEnvSecretPolicy(env.SVC_SECRETS_FROM_ENV, false);
-  const pool = new pg.Pool({
-    connectionString: env.DATABASE_URL,
-    max: Number(env.SVC_DB_POOL_SIZE) || 20,
-    connectionTimeoutMillis: 10_000,
+  const svc = await startSvc({
+    env,
+    databaseUrl: env.DATABASE_URL,
+    encryptionKey,
+    logger,
+    ...(settings.concurrency === undefined ? {} : { turns: { concurrency: settings.concurrency } }),
   });
-  pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
   let metricsServer: Server | undefined;
   try {
-    await migrate(pool);
-    await checkEncryptionKey(pool, encryptionKey);
-    const concurrency = settings.concurrency ?? DEFAULT_TURN_CONCURRENCY;
-    const registry = processRegistry(pool);
     if (settings.metricsPort !== undefined) {
-      metricsServer = await serveMetrics(registry, settings.metricsPort, settings.metricsHost ?? '127.0.0.1');
+      metricsServer = await serveMetrics(
+        svc.registry,
+        settings.metricsPort,
+        settings.metricsHost ?? '127.0.0.1',
+      );
     }
-    const workers = await startTurnWorkers({
-      pool,
-      secrets: createSecretResolver({ pool, encryptionKey, env, policy }),
-      env,
-      log: logger,
-      concurrency,
-      leaseMs: positiveInteger('SVC_TURN_LEASE_MS', env.SVC_TURN_LEASE_MS),
-      deliveries: { leaseMs: positiveInteger('SVC_DELIVERY_LEASE_MS', env.SVC_DELIVERY_LEASE_MS) },
-      approvalTtlMs: parseApprovalTtl(env.SVC_APPROVAL_TTL),
-      egress: deploymentEgressFromEnv(env),
-      metrics: createTurnMetrics(registry),
-    });
-    const runSettings = runWorkerSettings(env);
-    const runs =
-      runSettings.concurrency === 0
-        ? null
-        : await startRunWorkers({
-            pool,
-            encryptionKey,
-            log: logger,
-            metrics: createRunMetrics(registry),
-            ...runSettings,
-          });
     const address = metricsServer?.address() as AddressInfo | undefined;
     const metricsUrl = address ? `http://${address.address}:${address.port}/metrics` : undefined;
     (settings.announce ?? ((line) => process.stderr.write(`${line}\n`)))(
-      `svc worker running ${concurrency} turns and ${runs ? (runSettings.concurrency ?? 4) : 0} connector runs at a time on DATABASE_URL` +
+      `svc worker running ${svc.concurrency.turns} turns and ${svc.concurrency.runs} connector runs at a time on DATABASE_URL` +
         (metricsUrl ? `; metrics on ${metricsUrl}` : ''),
     );
     return {
       ...(metricsUrl ? { metricsUrl } : {}),
       async close() {
-        await Promise.all([workers.close(), runs?.close()]);
+        // Scrapes stop first: the pool they read closes with the workers.
         metricsServer?.closeAllConnections();
         await new Promise((resolve) => metricsServer?.close(resolve) ?? resolve(undefined));
-        await pool.end();
+        await svc.close();
       },
     };
   } catch (error) {
     metricsServer?.close();
-    await pool.end();
+    await svc.close();
     throw error;
   }
 }

@@ -5,19 +5,19 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
+import {
+  type AppOptions,
+  appOptionsFromEnv,
+  type Env,
+  type RegisteredRoute,
+  startSvc,
+  type TurnWorkerSettings,
+} from '../src/app.js';
 import { findBubblewrap } from '../src/connectors/bubblewrap.js';
-import { migrate } from '../src/db/migrate.js';
-import { deploymentEgressFromEnv } from '../src/egress/deployment.js';
-import { buildApp, type RegisteredRoute } from '../src/http/app.js';
-import type { App, AppOptions } from '../src/http/types.js';
+import type { App } from '../src/http/types.js';
 import type { RateLimit } from '../src/messaging/rate-limit.js';
 import type { StreamTimings } from '../src/messaging/sse.js';
 import type { UploadLimits } from '../src/messaging/uploads.js';
-import { ensureOrg } from '../src/orgs/routes.js';
-import { parseEnvSecretPolicy } from '../src/secrets/env-policy.js';
-import { createSecretResolver } from '../src/secrets/resolve.js';
-import { createTurnMetrics } from '../src/turns/metrics.js';
-import { startTurnWorkers, type TurnWorkerOptions } from '../src/turns/worker.js';
 
 /** Posted source as this machine can run it: in bubblewrap when it works here, else without. */
 export const testSourceInstalls = (): 'on' | 'unsandboxed' =>
@@ -89,11 +89,9 @@ export interface TestServerOverrides {
   /** SVC_TRUST_PROXY: tests name 127.0.0.1 to send as many clients through X-Forwarded-For. */
   trustProxy?: string[];
   /** Runs agent-turn workers in the test server's process (`svc server` does by default). */
-  workers?: Partial<
-    Pick<
-      TurnWorkerOptions,
-      'concurrency' | 'leaseMs' | 'maxAttempts' | 'pollMs' | 'reapMs' | 'approvalTtlMs' | 'deliveries'
-    >
+  workers?: Pick<
+    TurnWorkerSettings,
+    'concurrency' | 'leaseMs' | 'maxAttempts' | 'pollMs' | 'reapMs' | 'approvalTtlMs' | 'deliveries'
   >;
   streamTimings?: StreamTimings;
   uploadLimits?: UploadLimits;
@@ -104,72 +102,76 @@ export interface TestServerOverrides {
   connectorSourceInstalls?: boolean | 'on' | 'unsandboxed';
 }
 
-/** What `buildApp` gets in tests: an embedded deployment's defaults unless `overrides` say otherwise. */
-export function testAppOptions(pool: pg.Pool, overrides: TestServerOverrides = {}): AppOptions {
-  const encryptionKey = overrides.encryptionKey ?? randomBytes(32);
+/**
+ * A test deployment's environment: an embedded deployment's (SVC_SECRETS_FROM_ENV unset lets org
+ * `default` use it), with every answer checked against its schema, and the fakes on 127.0.0.1
+ * reachable. Everything else is `svc server`'s default, from the same place (`startSvc`).
+ */
+function testEnv(overrides: TestServerOverrides): Env {
   return {
-    pool,
-    basePath: overrides.basePath ?? '',
-    ...(overrides.publicUrl ? { publicUrl: overrides.publicUrl } : {}),
-    adminPassword: ADMIN_PASSWORD,
-    encryptionKey,
-    secrets: createSecretResolver({
-      pool,
-      encryptionKey,
-      env: overrides.secretEnv ?? {},
-      policy: parseEnvSecretPolicy(overrides.secretsFromEnv, true),
-    }),
-    egress: deploymentEgressFromEnv({
-      SVC_EGRESS_ALLOW: overrides.egressAllow ?? '127.0.0.1',
-      SVC_MCP_COMMANDS: overrides.mcpCommands,
-    }),
-    validateResponses: true,
-    authFailuresPerMinute: overrides.authFailuresPerMinute,
-    ...(overrides.trustProxy ? { trustProxy: overrides.trustProxy } : {}),
-    ...(overrides.streamTimings ? { streamTimings: overrides.streamTimings } : {}),
-    ...(overrides.uploadLimits ? { uploadLimits: overrides.uploadLimits } : {}),
-    ...(overrides.logger ? { logger: overrides.logger } : {}),
-    ...(overrides.connectorSourceInstalls
-      ? {
-          connectorSourceInstalls:
-            overrides.connectorSourceInstalls === true
-              ? testSourceInstalls()
-              : overrides.connectorSourceInstalls,
-        }
-      : {}),
-    ...(overrides.messageRateLimit !== undefined ? { messageRateLimit: overrides.messageRateLimit } : {}),
+    ...overrides.secretEnv,
+    SVC_BASE_PATH: overrides.basePath,
+    SVC_PUBLIC_URL: overrides.publicUrl,
+    SVC_SECRETS_FROM_ENV: overrides.secretsFromEnv,
+    SVC_EGRESS_ALLOW: overrides.egressAllow ?? '127.0.0.1',
+    SVC_MCP_COMMANDS: overrides.mcpCommands,
+    SVC_VALIDATE_RESPONSES: '1',
   };
 }
 
-/** The gateway on a real port over a fresh database, the way `svc server` assembles it. */
+/** What an environment variable cannot say: objects, a logger, the tests' own limits. */
+function testAppOverrides(overrides: TestServerOverrides): Partial<AppOptions> {
+  return {
+    authFailuresPerMinute: overrides.authFailuresPerMinute,
+    trustProxy: overrides.trustProxy,
+    streamTimings: overrides.streamTimings,
+    uploadLimits: overrides.uploadLimits,
+    logger: overrides.logger,
+    messageRateLimit: overrides.messageRateLimit,
+    connectorSourceInstalls:
+      overrides.connectorSourceInstalls === true ? testSourceInstalls() : overrides.connectorSourceInstalls,
+  };
+}
+
+/** What `buildApp` gets in tests: an embedded deployment's defaults unless `overrides` say otherwise. */
+export function testAppOptions(pool: pg.Pool, overrides: TestServerOverrides = {}): AppOptions {
+  return appOptionsFromEnv(
+    testEnv(overrides),
+    {
+      pool,
+      encryptionKey: overrides.encryptionKey ?? randomBytes(32),
+      adminPassword: ADMIN_PASSWORD,
+      embedded: true,
+    },
+    testAppOverrides(overrides),
+  );
+}
+
+/** The gateway on a real port over a fresh database, assembled by `startSvc` as `svc server` is. */
 export async function startTestServer(overrides: TestServerOverrides = {}): Promise<TestServer> {
   const databaseUrl = overrides.databaseUrl ?? (await createTestDatabase());
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  await migrate(pool);
-  await ensureOrg({ pool }, 'default', 'Default');
-  const basePath = overrides.basePath ?? '';
-  const options = testAppOptions(pool, overrides);
-  const { app, routes, registry } = await buildApp(options);
+  const svc = await startSvc({
+    env: testEnv(overrides),
+    databaseUrl,
+    encryptionKey: overrides.encryptionKey ?? randomBytes(32),
+    embedded: true,
+    // Many test files share one PostgreSQL at once.
+    poolSize: 10,
+    ...(overrides.logger ? { logger: overrides.logger } : {}),
+    http: { adminPassword: ADMIN_PASSWORD, overrides: testAppOverrides(overrides) },
+    // Agent-turn workers only when a test asks for them, polling faster; connector runs never
+    // (test/runtime.ts starts them where a test needs them).
+    turns: overrides.workers ? { concurrency: 2, pollMs: 200, ...overrides.workers } : false,
+    runs: false,
+  });
+  const { app, routes, options } = svc.http;
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const workers = overrides.workers
-    ? await startTurnWorkers({
-        pool,
-        secrets: options.secrets,
-        env: overrides.secretEnv ?? {},
-        log: app.log,
-        concurrency: 2,
-        pollMs: 200,
-        metrics: createTurnMetrics(registry),
-        egress: options.egress,
-        ...overrides.workers,
-      })
-    : null;
   const address = app.server.address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${basePath}`;
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${options.basePath}`;
   const server: TestServer = {
     app,
     url,
-    pool,
+    pool: svc.pool,
     options,
     routes,
     async call(method, path, options = {}) {
@@ -191,11 +193,7 @@ export async function startTestServer(overrides: TestServerOverrides = {}): Prom
       }
       return { status: response.status, headers: response.headers, body: parsed };
     },
-    async close() {
-      await workers?.close(2000);
-      await app.close();
-      await pool.end();
-    },
+    close: () => svc.close(2000),
   };
   afterAll(() => server.close());
   return server;

@@ -9,15 +9,18 @@ import {
   SETTING_KEYS,
 } from '@svc/core';
 import type { FastifyRequest } from 'fastify';
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { upsert } from '../db/upsert.js';
+import type { DeploymentEgress } from '../egress/deployment.js';
 import { checkSettingTargets } from '../egress/setting-targets.js';
 import { iso, orgParams, problemResponse, problemResponses, sendJsonText } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 import { platformAnswerContext } from '../platforms/model.js';
 import { refuseReservedReferences } from '../secrets/reserved.js';
+import type { SecretResolver } from '../secrets/resolve.js';
 import { fullConfig } from './config.js';
 import { type AgentRow, listAgentsJson, patchConfig, UPSERT_AGENT } from './queries.js';
 
@@ -46,7 +49,20 @@ async function includeAsList(request: FastifyRequest): Promise<void> {
 }
 const configAnswer = z.object({ agentId: z.string(), config: agentConfigSchema, updatedAt: z.string() });
 
-export function agentRoutes(options: AppOptions) {
+/** What the routes of this file need from the server that mounts them. */
+export interface AgentRouteOptions {
+  pool: Pool;
+  /** What orgs' settings may reach and run (SVC_EGRESS_ALLOW, SVC_MCP_COMMANDS). */
+  egress: DeploymentEgress;
+  /** The one way the server resolves a secret reference for an org (DESIGN.md section 6). */
+  secrets: SecretResolver;
+  /** Mount prefix such as `/svc`, or `''`. */
+  basePath: string;
+  /** Absolute origin that clients reach the server at, for webhook URLs. */
+  publicUrl?: string;
+}
+
+export function agentRoutes(options: AgentRouteOptions) {
   const includes = (include: string[] | undefined) => {
     const parts = new Set(include);
     return { config: parts.has('config'), platforms: parts.has('platforms') };

@@ -1,7 +1,8 @@
 import { ID_PATTERN } from '@svc/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Pool } from 'pg';
 import { ProblemError } from '../http/problem.js';
-import type { App, AppOptions, Caller, OrgRef, RouteAuth } from '../http/types.js';
+import type { App, Caller, OrgRef, RouteAuth } from '../http/types.js';
 import { type AuthThrottle, clientKey, createAuthThrottle } from './throttle.js';
 import type { TokenLookup } from './token-lookup.js';
 import { expandScopes, hashToken, isWellFormedToken, matchesPassword } from './tokens.js';
@@ -44,7 +45,16 @@ async function identify(
   };
 }
 
-async function resolveOrg(options: AppOptions, caller: Caller, slug: string): Promise<OrgRef> {
+/** What the routes of this file need from the server that mounts them. */
+export interface AuthenticationOptions {
+  pool: Pool;
+  /** The deployment admin password accepted as a bearer value, when local admin is enabled. */
+  adminPassword: string | null;
+  /** Failed authentications a client may make in a minute before it is answered 429. */
+  authFailuresPerMinute?: number;
+}
+
+async function resolveOrg(options: AuthenticationOptions, caller: Caller, slug: string): Promise<OrgRef> {
   // A token never learns whether another org exists: its own org or 404.
   if (caller.token) {
     if (caller.token.orgSlug !== slug)
@@ -115,7 +125,7 @@ async function identifyThrottled(
  * Runs before the body is read: 401 for missing or bad credentials (429 once a client has failed
  * too often), then 404 for an org the caller cannot see, then 403 for a missing scope.
  */
-export function registerAuthentication(app: App, options: AppOptions, tokens: TokenLookup): void {
+export function registerAuthentication(app: App, options: AuthenticationOptions, tokens: TokenLookup): void {
   const passwordDigest = options.adminPassword === null ? null : hashToken(options.adminPassword);
   const throttle = createAuthThrottle(options.authFailuresPerMinute ?? AUTH_FAILURES_PER_MINUTE);
   const check = (value: string, digest: Buffer) => identify(passwordDigest, tokens, value, digest);

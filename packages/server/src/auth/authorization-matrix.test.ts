@@ -9,7 +9,7 @@ import {
   testAppOptions,
 } from '../../test/harness.js';
 import { SLACK_CONFIG, TELEGRAM_CONFIG } from '../../test/platform-configs.js';
-import { buildApp, type RegisteredRoute } from '../http/app.js';
+import { buildApp, type RegisteredRoute } from '../app.js';
 import type { RouteAuth } from '../http/types.js';
 
 /**

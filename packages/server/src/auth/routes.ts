@@ -1,8 +1,9 @@
 import { scopeSchema, tokenCreateSchema, tokenSchema } from '@svc/core';
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import { iso, isoOrNull, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { ProblemError } from '../http/problem.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 import { orgOf } from './authenticate.js';
 import type { TokenLookup } from './token-lookup.js';
 import { TOKEN_CHANNEL } from './token-lookup.js';
@@ -31,7 +32,12 @@ const toToken = (row: TokenRow) => ({
   revokedAt: isoOrNull(row.revoked_at),
 });
 
-export function tokenRoutes(options: AppOptions, tokens: TokenLookup) {
+/** What the routes of this file need from the server that mounts them. */
+export interface TokenRouteOptions {
+  pool: Pool;
+}
+
+export function tokenRoutes(options: TokenRouteOptions, tokens: TokenLookup) {
   return async (app: App) => {
     app.get(
       '/api/whoami',

@@ -1,10 +1,11 @@
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { getInstall } from '../connectors/queries.js';
 import { transaction } from '../db/transaction.js';
 import { iso, isoOrNull, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 import { seal } from '../secrets/cipher.js';
 import { grantCredentialHosts } from './grants.js';
 import { credentialProblems, renderDisplayName, runConfig, schemaDetails } from './model.js';
@@ -104,7 +105,14 @@ const toFeed = (row: FeedRow) => ({
 const invalid = (detail: string, errors: { path: string; message: string }[]) =>
   new ProblemError(422, 'validation_failed', detail, errors);
 
-export function connectionRoutes(options: AppOptions) {
+/** What the routes of this file need from the server that mounts them. */
+export interface ConnectionRouteOptions {
+  pool: Pool;
+  /** Opens what the server keeps and must read back: SVC_ENCRYPTION_KEY. */
+  encryptionKey: Buffer;
+}
+
+export function connectionRoutes(options: ConnectionRouteOptions) {
   return async (app: App) => {
     app.post(
       '/api/:org/connections',

@@ -1,8 +1,9 @@
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 import { type ConnectorOrigin, inspectConnector } from './install.js';
 import { getInstall, type InstallRow, listInstalls, upsertInstall } from './queries.js';
 import { sandboxRefusal } from './sandbox.js';
@@ -60,7 +61,20 @@ const toInstall = (row: InstallRow) => ({
   updatedAt: iso(row.updated_at),
 });
 
-export function connectorRoutes(options: AppOptions) {
+/** What the connector routes need from the server that mounts them. */
+export interface ConnectorRouteOptions {
+  pool: Pool;
+  /**
+   * Whether connectors may be installed from posted source (SVC_CONNECTOR_SOURCE_INSTALLS): `on`,
+   * run in the OS sandbox only (refused on a host without it); `unsandboxed`, run without it where
+   * it is missing (development); `off` or absent, bundled connectors only. `true` is `on`.
+   */
+  connectorSourceInstalls?: boolean | 'off' | 'on' | 'unsandboxed';
+  /** Nix packages the workers provide (SVC_CONNECTOR_NIX_PACKAGES): a connector needing others is refused. */
+  connectorNixPackages?: Set<string>;
+}
+
+export function connectorRoutes(options: ConnectorRouteOptions) {
   const nixPackages = options.connectorNixPackages ?? new Set<string>();
   return async (app: App) => {
     app.post(

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testAppOptions } from '../../test/harness.js';
-import { buildApp } from '../http/app.js';
+import { buildApp } from '../app.js';
 import { createEgressClient, guardedLookup, type Resolve } from './client.js';
 import { EgressRefusedError, parseEgressAllow } from './policy.js';
 

@@ -5,11 +5,12 @@ import {
   normalizeIdentity,
 } from '@svc/connector-sdk';
 import { pageQuerySchema } from '@svc/core';
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { iso, orgParams, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 import { type EntityRow, entityById, listEntities } from './queries.js';
 
 const tags = ['entities'];
@@ -82,8 +83,13 @@ function cursorOf(raw: string | undefined): string | null {
   );
 }
 
+/** What the routes of this file need from the server that mounts them. */
+export interface EntityRouteOptions {
+  pool: Pool;
+}
+
 /** The entities that events link to, as their links made them. */
-export function entityRoutes(options: AppOptions) {
+export function entityRoutes(options: EntityRouteOptions) {
   return async (app: App) => {
     app.get(
       '/api/:org/entities',

@@ -1,10 +1,11 @@
 import { pageQuerySchema } from '@svc/core';
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { cursorOf, encodeCursor } from '../db/keyset.js';
 import { instantSchema, iso, orgParams, problemResponses } from '../http/common.js';
 import { notFound } from '../http/problem.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 import { type EventRow, eventById, listEvents } from './queries.js';
 
 const tags = ['events'];
@@ -72,8 +73,13 @@ function toEvent(row: EventRow, withEmbedding: boolean) {
   };
 }
 
+/** What the routes of this file need from the server that mounts them. */
+export interface EventRouteOptions {
+  pool: Pool;
+}
+
 /** What syncs collected, read through the API. */
-export function eventRoutes(options: AppOptions) {
+export function eventRoutes(options: EventRouteOptions) {
   return async (app: App) => {
     app.get(
       '/api/:org/events',

@@ -1,35 +1,12 @@
 import { JSON_BODY_LIMIT_BYTES } from '@svc/core';
 import Fastify from 'fastify';
-import type { Registry } from 'prom-client';
-import { agentRoutes } from '../agents/routes.js';
-import { registerAuthentication } from '../auth/authenticate.js';
-import { tokenRoutes } from '../auth/routes.js';
-import { createTokenLookup } from '../auth/token-lookup.js';
-import { connectionRoutes } from '../connections/routes.js';
-import { connectorRoutes } from '../connectors/routes.js';
-import { entityRoutes } from '../entities/routes.js';
-import { eventRoutes } from '../events/routes.js';
-import { memoryRoutes } from '../memory/routes.js';
-import { approvalRoutes } from '../messaging/approvals.js';
-import { conversationRoutes } from '../messaging/conversations.js';
-import { messagingRoutes } from '../messaging/routes.js';
-import { registerMetrics } from '../ops/metrics.js';
-import { operationsRoutes } from '../ops/routes.js';
-import { orgRoutes } from '../orgs/routes.js';
-import { platformRoutes } from '../platforms/routes.js';
-import { actionRoutes } from '../runs/action-routes.js';
-import { runRoutes } from '../runs/routes.js';
-import { secretRoutes } from '../secrets/routes.js';
-import { createAnnouncer } from '../turns/events.js';
-import { createConversationHub } from '../turns/hub.js';
-import { webhookRoutes } from '../webhooks/routes.js';
 import { answerClientError, registerErrorHandling } from './errors.js';
 import { registerJsonBody } from './json-body.js';
-import { registerDocs, registerOpenApi } from './openapi.js';
+import { registerOpenApi } from './openapi.js';
 import { problemBody, sendProblem } from './problem.js';
 import { requestLogger } from './request-log.js';
 import { registerResponseCheck } from './response-check.js';
-import type { App, AppOptions, RouteAuth } from './types.js';
+import type { App, HttpOptions, RouteAuth } from './types.js';
 import { validatorCompiler } from './validation.js';
 
 export interface RegisteredRoute {
@@ -38,10 +15,15 @@ export interface RegisteredRoute {
   auth: RouteAuth | undefined;
 }
 
-/** The gateway's HTTP app, not yet listening. `routes` is the route table the auth matrix tests. */
-export async function buildApp(
-  options: AppOptions,
-): Promise<{ app: App; routes: () => RegisteredRoute[]; registry: Registry }> {
+/**
+ * The HTTP plumbing every route runs in, not yet listening and with no route of any domain: error
+ * and problem answers, JSON bodies, request logs, shutdown hooks, the OpenAPI document, and the
+ * check that every route declares its auth. `../app.ts` registers the domains on it. `routes` is
+ * the route table the auth matrix tests.
+ */
+export async function createHttpApp(
+  options: HttpOptions,
+): Promise<{ app: App; routes: () => RegisteredRoute[] }> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: requestLogger(options.logger) } : { logger: false }),
     bodyLimit: options.bodyLimit ?? JSON_BODY_LIMIT_BYTES,
@@ -132,39 +114,6 @@ export async function buildApp(
   });
 
   registerErrorHandling(app);
-  const tokens = await createTokenLookup(options.pool, app.log);
-  app.addHook('onClose', () => tokens.close());
-  registerAuthentication(app, options, tokens);
-  const registry = registerMetrics(app, options.pool);
-  const hub = await createConversationHub(options.pool, app.log);
-  app.addHook('onClose', () => hub.close());
-  const announcer = createAnnouncer(options.pool, app.log);
-  app.addHook('onClose', () => announcer.close());
   await registerOpenApi(app, options);
-
-  await app.register(
-    async (api) => {
-      const typed = api as unknown as App;
-      await typed.register(operationsRoutes(options, registry));
-      await typed.register(orgRoutes(options));
-      await typed.register(tokenRoutes(options, tokens));
-      await typed.register(agentRoutes(options));
-      await typed.register(platformRoutes(options));
-      await typed.register(secretRoutes(options));
-      await typed.register(memoryRoutes(options));
-      await typed.register(messagingRoutes(options, hub, announcer));
-      await typed.register(conversationRoutes(options, hub));
-      await typed.register(approvalRoutes(options));
-      await typed.register(webhookRoutes(options, announcer));
-      await typed.register(connectorRoutes(options));
-      await typed.register(connectionRoutes(options));
-      await typed.register(runRoutes(options));
-      await typed.register(eventRoutes(options));
-      await typed.register(actionRoutes(options));
-      await typed.register(entityRoutes(options));
-      await registerDocs(typed, options);
-    },
-    { prefix: options.basePath },
-  );
-  return { app, routes, registry };
+  return { app, routes };
 }

@@ -4,7 +4,7 @@ import type { FastifySchema, RouteOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { problemResponse } from './common.js';
 import { docsHeaders } from './docs-headers.js';
-import type { App, AppOptions } from './types.js';
+import type { App, HttpOptions } from './types.js';
 
 const SCHEMA_REF = '#/components/schemas/';
 
@@ -72,7 +72,10 @@ function referencedOnly(schemas: Schemas, paths: unknown): Schemas {
  * The route schemas are the document. Registered before the routes so that it sees each one; the
  * document lists paths without the mount prefix, which is the `servers` URL instead.
  */
-export async function registerOpenApi(app: App, options: AppOptions): Promise<void> {
+export async function registerOpenApi(
+  app: App,
+  options: Pick<HttpOptions, 'basePath' | 'version'>,
+): Promise<void> {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -150,7 +153,10 @@ export async function registerOpenApi(app: App, options: AppOptions): Promise<vo
   });
 }
 
-export async function registerDocs(app: App, options: AppOptions): Promise<void> {
+export async function registerDocs(
+  app: App,
+  options: Pick<HttpOptions, 'basePath' | 'version'>,
+): Promise<void> {
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) =>
     reply.type('application/json').serializer(JSON.stringify).send(app.swagger()),
   );

@@ -6,12 +6,13 @@ import {
   storedEntityTypeSchema,
   storedWatcherSchema,
 } from '@svc/core';
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { upsert } from '../db/upsert.js';
 import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { ProblemError } from '../http/problem.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 import { columnsOf, LIST_KEYS, MEMORY_TABLES, UPSERT } from './queries.js';
 
 const tags = ['memory'];
@@ -44,11 +45,16 @@ const deleteAnswer = z.object({
   slug: z.string(),
 });
 
+/** What the routes of this file need from the server that mounts them. */
+export interface MemoryRouteOptions {
+  pool: Pool;
+}
+
 /**
  * `manage_entity_schema`: list, upsert and delete entity types, relationship types and watchers.
  * One operation endpoint because agents call the same operation as a tool.
  */
-export function memoryRoutes(options: AppOptions) {
+export function memoryRoutes(options: MemoryRouteOptions) {
   return async (app: App) => {
     app.post(
       '/api/:org/operations/manage_entity_schema',

@@ -1,8 +1,9 @@
 import { approvalDecisionSchema, approvalSchema, idSchema } from '@svc/core';
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import { iso, isoOrNull, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 import { type ApprovalRow, decide } from '../turns/approvals.js';
 import { MESSAGES_AUTH, orgOfMessagesCaller } from './answers.js';
 import { privateViewOf } from './visibility.js';
@@ -20,8 +21,13 @@ const toApproval = (row: ApprovalRow) => ({
   decidedAt: isoOrNull(row.decided_at),
 });
 
+/** What the routes of this file need from the server that mounts them. */
+export interface ApprovalRouteOptions {
+  pool: Pool;
+}
+
 /** Decisions on tool calls that paused a turn, taken by any replica. */
-export function approvalRoutes(options: AppOptions) {
+export function approvalRoutes(options: ApprovalRouteOptions) {
   return async (app: App) => {
     app.post(
       '/api/v1/agents/:agentId/approvals/:approvalId',

@@ -2,9 +2,10 @@ import { conversationSchema, idSchema, messageSchema, pageQuerySchema } from '@s
 import { z } from 'zod';
 import { iso, isoOrNull, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 import type { ConversationHub } from '../turns/hub.js';
 import { decodeCursor, encodeCursor, MESSAGES_AUTH, orgOfMessagesCaller, toMessage } from './answers.js';
+import type { MessagingOptions } from './options.js';
 import {
   type ConversationRow,
   findConversation,
@@ -42,7 +43,7 @@ function cursorOf(raw: string | undefined): [string, string] | null {
 }
 
 /** An agent's conversations, their message history, and their event streams. */
-export function conversationRoutes(options: AppOptions, hub: ConversationHub) {
+export function conversationRoutes(options: MessagingOptions, hub: ConversationHub) {
   const streams = createStreams({ pool: options.pool, hub }, options.streamTimings);
   return async (app: App) => {
     app.get(

@@ -106,34 +106,103 @@ type EnqueueOutcome =
   | { retryAfterSeconds: number }
   | { refused: TurnProblem };
 
+type Guardrails = AgentConfig['guardrails'] | null;
+
+/**
+ * The guardrails last seen for each agent (per pool: per database), a guess that saves the read:
+ * the statement that queues a message checks that the agent's guardrails are still these, and
+ * queues nothing when they are not (see `enqueueInOneStatement`). Never trusted alone.
+ */
+const lastSeenGuardrails = new WeakMap<Pool, Map<string, Guardrails>>();
+const GUARDRAILS_KEPT = 10_000;
+
+function seenGuardrails(pool: Pool) {
+  let seen = lastSeenGuardrails.get(pool);
+  if (!seen) {
+    seen = new Map();
+    lastSeenGuardrails.set(pool, seen);
+  }
+  return seen;
+}
+
+function rememberGuardrails(pool: Pool, agentKey: string, guardrails: Guardrails) {
+  const seen = seenGuardrails(pool);
+  seen.delete(agentKey);
+  if (seen.size >= GUARDRAILS_KEPT) seen.delete(seen.keys().next().value as string);
+  seen.set(agentKey, guardrails);
+}
+
+/** The agent's guardrails read now; undefined when there is no such agent. */
+async function readGuardrails(pool: Pool, orgId: string, agentId: string): Promise<Guardrails | undefined> {
+  const agent = await pool.query<{ guardrails: Guardrails }>(
+    "SELECT config->'guardrails' AS guardrails FROM agents WHERE org_id = $1 AND agent_id = $2",
+    [orgId, agentId],
+  );
+  if (agent.rowCount === 0) return undefined;
+  return agent.rows[0]?.guardrails ?? null;
+}
+
 /**
  * Queues a message: the conversation, the message, its `message.queued` event and the payment
  * from the sender's budget commit together or not at all (refused by the budget, nothing is
- * queued). A plain message takes one statement; one with an idempotency key or files takes a
- * transaction (with a key, a second request finds the first message instead, `replayed`, even
- * when both arrive at once: the unique index decides). The event is announced after commit.
+ * queued). A plain message takes one statement, one round trip: the agent's guardrails are
+ * checked in JavaScript against the ones last seen (or the caller's), and the statement queues
+ * the message only if the agent's guardrails are still those, in its snapshot; otherwise it
+ * answers the agent's current ones, and the message is checked again against them. A message
+ * with an idempotency key or files takes a transaction, after reading the guardrails (with a key,
+ * a second request finds the first message instead, `replayed`, even when both arrive at once:
+ * the unique index decides). The event is announced after commit.
  */
 export async function enqueueMessage(
   pool: Pool,
   announcer: Announcer,
   input: EnqueueInput,
 ): Promise<EnqueueOutcome> {
-  let guardrails = input.guardrails;
-  if (guardrails === undefined) {
-    const agent = await pool.query<{ guardrails: AgentConfig['guardrails'] }>(
-      "SELECT config->'guardrails' AS guardrails FROM agents WHERE org_id = $1 AND agent_id = $2",
-      [input.orgId, input.agentId],
-    );
-    if (agent.rowCount === 0) return 'agent_missing';
-    guardrails = agent.rows[0]?.guardrails ?? null;
-  }
-  const guarded = guardInput(input.body.content, guardrails ?? undefined);
-  if ('refused' in guarded) return { refused: guarded.refused };
+  const agentKey = `${input.orgId}\0${input.agentId}`;
   try {
-    const outcome =
-      input.idempotencyKey || input.files.length > 0
-        ? await enqueueInTransaction(pool, input, guarded.content)
-        : await enqueueInOneStatement(pool, input, guarded.content);
+    let outcome: EnqueueOutcome;
+    if (input.idempotencyKey || input.files.length > 0) {
+      const guardrails =
+        input.guardrails === undefined
+          ? await readGuardrails(pool, input.orgId, input.agentId)
+          : input.guardrails;
+      if (guardrails === undefined) return 'agent_missing';
+      const guarded = guardInput(input.body.content, guardrails ?? undefined);
+      if ('refused' in guarded) return { refused: guarded.refused };
+      outcome = await enqueueInTransaction(pool, input, guarded.content);
+    } else {
+      // Read for sure (not a guess) once a guess refused the message or turned out stale.
+      let guardrails: Guardrails | undefined = input.guardrails;
+      let read = guardrails !== undefined;
+      if (guardrails === undefined) guardrails = seenGuardrails(pool).get(agentKey) ?? null;
+      let changes = 0;
+      for (;;) {
+        const guarded = guardInput(input.body.content, guardrails ?? undefined);
+        if ('refused' in guarded) {
+          if (read) return { refused: guarded.refused };
+          guardrails = await readGuardrails(pool, input.orgId, input.agentId);
+          if (guardrails === undefined) return 'agent_missing';
+          rememberGuardrails(pool, agentKey, guardrails);
+          read = true;
+          continue;
+        }
+        const result = await enqueueInOneStatement(pool, input, guarded.content, guardrails);
+        if (typeof result === 'object' && 'changed' in result) {
+          // Each time, the guardrails were changed between two statements a few ms apart.
+          if (++changes > 10)
+            throw new Error("the agent's guardrails keep changing; could not queue the message");
+          guardrails = result.changed;
+          rememberGuardrails(pool, agentKey, guardrails);
+          read = true;
+          continue;
+        }
+        if (input.guardrails === undefined && result !== 'agent_missing') {
+          rememberGuardrails(pool, agentKey, guardrails);
+        }
+        outcome = result;
+        break;
+      }
+    }
     if (typeof outcome === 'object' && 'row' in outcome && !outcome.replayed) {
       announcer.announce(outcome.row.conversation_id, { wakeWorkers: true });
     }
@@ -146,28 +215,41 @@ export async function enqueueMessage(
 }
 
 /**
- * The plain message in one statement, which PostgreSQL runs as one transaction. A platform's
- * message first takes its receipt (the platform's id of it): a second one finds it taken, and
+ * The plain message in one statement, which PostgreSQL runs as one transaction. It writes only
+ * when the agent's guardrails are `checked` (those the content was let in by), and then first
+ * takes a platform's message receipt (the platform's id of it): a second one finds it taken, and
  * nothing else is written. The conversation is taken (and its row locked) next, with its next
  * event number; clock_timestamp(), not now(), is read once that row is locked, so the order of
- * created_at is the order in which the messages of a conversation commit.
+ * created_at is the order in which the messages of a conversation commit. `changed`: the agent's
+ * guardrails are not `checked` any more, nothing was written.
  */
 async function enqueueInOneStatement(
   pool: Pool,
   input: EnqueueInput,
   content: string,
-): Promise<EnqueueOutcome> {
+  checked: Guardrails,
+): Promise<EnqueueOutcome | { changed: Guardrails }> {
   const key = input.conversation ?? conversationKey(input.body, input.owner);
-  const { rows } = await pool.query<MessageRow>(
-    `WITH receipt AS (
-       INSERT INTO webhook_receipts (stable_id, dedup_key) SELECT $11, $12 WHERE $11::text IS NOT NULL
+  const { rows } = await pool.query<
+    MessageRow & { agent_guardrails: Guardrails; guardrails_checked: boolean }
+  >(
+    `WITH agent AS (
+       SELECT config->'guardrails' AS guardrails FROM agents WHERE org_id = $1 AND agent_id = $2
+     ),
+     checked AS (
+       SELECT 1 FROM agent WHERE coalesce(guardrails, 'null') = $15::jsonb
+     ),
+     receipt AS (
+       INSERT INTO webhook_receipts (stable_id, dedup_key)
+       SELECT $11, $12 WHERE $11::text IS NOT NULL AND EXISTS (SELECT 1 FROM checked)
        ON CONFLICT DO NOTHING RETURNING 1
      ),
-     payment AS (${paymentSql(7, 8, 9)}),
+     payment AS (${paymentSql(7, 8, 9, 'EXISTS (SELECT 1 FROM checked)')}),
      conversation AS (
        INSERT INTO conversations (org_id, agent_id, platform, channel, thread, owner, last_seq)
        SELECT $1, $2, $3, $4, $5, $14, 1
-        WHERE ($7::text IS NULL OR EXISTS (SELECT 1 FROM payment))
+        WHERE EXISTS (SELECT 1 FROM checked)
+          AND ($7::text IS NULL OR EXISTS (SELECT 1 FROM payment))
           AND ($11::text IS NULL OR EXISTS (SELECT 1 FROM receipt))
        ON CONFLICT (org_id, agent_id, platform, channel, thread, owner)
          DO UPDATE SET last_seq = conversations.last_seq + 1
@@ -185,7 +267,9 @@ async function enqueueInOneStatement(
               jsonb_build_object('messageId', m.id, 'content', m.content)
          FROM message m CROSS JOIN conversation c
      )
-     SELECT * FROM message`,
+     SELECT message.*, agent.guardrails AS agent_guardrails,
+            EXISTS (SELECT 1 FROM checked) AS guardrails_checked
+       FROM agent LEFT JOIN message ON true`,
     [
       input.orgId,
       input.agentId,
@@ -202,9 +286,14 @@ async function enqueueInOneStatement(
         ? JSON.stringify({ kind: input.fromPlatform.replyTo.kind, to: input.fromPlatform.replyTo.to })
         : null,
       key.owner,
+      JSON.stringify(checked ?? null),
     ],
   );
-  if (rows[0]) return { row: rows[0], replayed: false };
+  const found = rows[0];
+  if (!found) return 'agent_missing';
+  const { agent_guardrails: current, guardrails_checked: matched, ...message } = found;
+  if (!matched) return { changed: current ?? null };
+  if (message.id !== null) return { row: message as MessageRow, replayed: false };
   if (!input.budget) return 'duplicate';
   const budget = input.budget as NonNullable<EnqueueInput['budget']>;
   return { retryAfterSeconds: await retryAfterSeconds(pool, budget.limit, budget.key) };

@@ -31,12 +31,13 @@ export function parseRateLimit(raw: string | undefined): RateLimit | null {
  *
  * `paymentSql` is one payment as a statement that returns a row when allowed and none when
  * refused, with its key, step (ms) and period (ms) at the given parameter numbers: so that it can
- * be a part of a larger statement (the message insert of messaging/queries.ts).
+ * be a part of a larger statement (the message insert of messaging/queries.ts), where `condition`
+ * (SQL) says whether to pay at all.
  */
-export function paymentSql(key: number, stepMs: number, periodMs: number): string {
+export function paymentSql(key: number, stepMs: number, periodMs: number, condition = 'true'): string {
   const step = `make_interval(secs => $${stepMs}::float8 / 1000)`;
   const period = `make_interval(secs => $${periodMs}::float8 / 1000)`;
-  return `INSERT INTO rate_limits (key, tat) SELECT $${key}::text, now() + ${step} WHERE $${key}::text IS NOT NULL
+  return `INSERT INTO rate_limits (key, tat) SELECT $${key}::text, now() + ${step} WHERE $${key}::text IS NOT NULL AND ${condition}
      ON CONFLICT (key) DO UPDATE SET tat = greatest(rate_limits.tat, now()) + ${step}
       WHERE greatest(rate_limits.tat, now()) + ${step} <= now() + ${period}
      RETURNING 1`;

@@ -4,10 +4,11 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
-import type { App, AppOptions, OrgRef } from '../http/types.js';
+import type { App, OrgRef } from '../http/types.js';
 import type { Announcer } from '../turns/events.js';
 import type { ConversationHub } from '../turns/hub.js';
 import { MESSAGES_AUTH, orgOfMessagesCaller, toMessage } from './answers.js';
+import type { MessagingOptions } from './options.js';
 import {
   type ConversationKey,
   enqueueMessage,
@@ -74,7 +75,7 @@ const MULTIPART_MESSAGE = {
 const auth = MESSAGES_AUTH;
 const agentParams = z.object({ agentId: idSchema.describe('agentId') });
 
-export function messagingRoutes(options: AppOptions, hub: ConversationHub, announcer: Announcer) {
+export function messagingRoutes(options: MessagingOptions, hub: ConversationHub, announcer: Announcer) {
   const limit = options.messageRateLimit === undefined ? parseRateLimit(undefined) : options.messageRateLimit;
   const orgOfCaller = (request: FastifyRequest) => orgOfMessagesCaller(options.pool, request);
   const selfLink = (agentId: string, id: string) =>

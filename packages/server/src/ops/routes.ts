@@ -1,12 +1,18 @@
+import type { Pool } from 'pg';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import { problemResponse } from '../http/common.js';
 import { ProblemError } from '../http/problem.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 
 const tags = ['operations'];
 
-export function operationsRoutes(options: AppOptions, registry: Registry) {
+/** What the routes of this file need from the server that mounts them. */
+export interface OperationsRouteOptions {
+  pool: Pool;
+}
+
+export function operationsRoutes(options: OperationsRouteOptions, registry: Registry) {
   return async (app: App) => {
     app.get(
       '/healthz',

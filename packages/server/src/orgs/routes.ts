@@ -1,8 +1,9 @@
 import { orgCreateSchema, orgSchema } from '@svc/core';
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import { upsert, upsertStatements } from '../db/upsert.js';
 import { iso, problemResponses } from '../http/common.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 
 const tags = ['orgs'];
 const admin = { auth: { scope: 'deployment_admin' as const, org: false } };
@@ -27,19 +28,20 @@ const UPSERT_ORG = upsertStatements({
   returning: ['slug', 'name', 'created_at', 'updated_at'],
 });
 
+/** What the routes of this file need from the server that mounts them. */
+export interface OrgRouteOptions {
+  pool: Pool;
+}
+
 /** Creates the org at boot unless it exists; never renames one an operator renamed. */
-export async function ensureOrg(
-  options: Pick<AppOptions, 'pool'>,
-  slug: string,
-  name: string,
-): Promise<void> {
+export async function ensureOrg(options: OrgRouteOptions, slug: string, name: string): Promise<void> {
   await options.pool.query('INSERT INTO orgs (slug, name) VALUES ($1, $2) ON CONFLICT (slug) DO NOTHING', [
     slug,
     name,
   ]);
 }
 
-export function orgRoutes(options: AppOptions) {
+export function orgRoutes(options: OrgRouteOptions) {
   return async (app: App) => {
     app.get(
       '/api/orgs',

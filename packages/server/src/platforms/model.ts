@@ -1,6 +1,16 @@
 import { webhookPath } from '@svc/core';
 import pg from 'pg';
-import type { AppOptions, OrgRef } from '../http/types.js';
+import type { OrgRef } from '../http/types.js';
+import type { SecretResolver } from '../secrets/resolve.js';
+
+/** What a platform's answer is built with: where webhooks are reached, and the org's secrets. */
+export interface PlatformAnswerOptions {
+  /** Mount prefix such as `/svc`, or `''`. */
+  basePath: string;
+  /** Absolute origin that clients reach the server at, for webhook URLs. */
+  publicUrl?: string;
+  secrets: SecretResolver;
+}
 
 /**
  * What `svc_platform_json` (migrations/004_secrets.sql) needs to answer for a platform: the webhook
@@ -8,7 +18,7 @@ import type { AppOptions, OrgRef } from '../http/types.js';
  * resolve at the moment they are used, and secrets change.
  */
 export async function platformAnswerContext(
-  options: Pick<AppOptions, 'secrets' | 'basePath' | 'publicUrl'>,
+  options: PlatformAnswerOptions,
   org: OrgRef,
 ): Promise<{ webhookBase: string; setVars: string[] }> {
   return {

@@ -1,17 +1,30 @@
 import { idSchema, platformPutSchema, platformSchema, stablePlatformId } from '@svc/core';
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { orgParams, problemResponse, problemResponses, sendJsonText } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 import { refuseReservedReferences } from '../secrets/reserved.js';
+import type { SecretResolver } from '../secrets/resolve.js';
 import { platformAnswerContext } from './model.js';
 import { listPlatformsJson, putPlatform } from './queries.js';
 
 const tags = ['platforms'];
 const agentParams = orgParams.extend({ id: idSchema.describe('agentId') });
 
-export function platformRoutes(options: AppOptions) {
+/** What the routes of this file need from the server that mounts them. */
+export interface PlatformRouteOptions {
+  pool: Pool;
+  /** The one way the server resolves a secret reference for an org (DESIGN.md section 6). */
+  secrets: SecretResolver;
+  /** Mount prefix such as `/svc`, or `''`. */
+  basePath: string;
+  /** Absolute origin that clients reach the server at, for webhook URLs. */
+  publicUrl?: string;
+}
+
+export function platformRoutes(options: PlatformRouteOptions) {
   return async (app: App) => {
     app.get(
       '/api/:org/agents/:id/platforms',

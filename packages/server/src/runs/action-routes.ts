@@ -1,10 +1,16 @@
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { orgParams, problemResponse, problemResponses } from '../http/common.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 import { createActionRun, runSchema, toRun } from './actions.js';
 
-export function actionRoutes(options: AppOptions) {
+/** What the routes of this file need from the server that mounts them. */
+export interface ActionRouteOptions {
+  pool: Pool;
+}
+
+export function actionRoutes(options: ActionRouteOptions) {
   return async (app: App) => {
     app.post(
       '/api/:org/connections/:connectionId/actions/:actionKey',

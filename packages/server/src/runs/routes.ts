@@ -5,7 +5,7 @@ import { orgOf } from '../auth/authenticate.js';
 import { cursorOf, encodeCursor, isId, microsOf, timestampAt } from '../db/keyset.js';
 import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 import { RUN_COLUMNS, type RunRow, runSchema, toRun } from './actions.js';
 import { RUN_LOG_LINES } from './logs.js';
 import { cancelRun, decideRun, requestSync } from './queue.js';
@@ -97,8 +97,13 @@ const noBody = z.strictObject({}).nullish().describe('no fields; the body may be
 const who = (request: { caller: { token: { name: string } | null } | null }) =>
   request.caller?.token?.name ?? 'admin';
 
+/** What the routes of this file need from the server that mounts them. */
+export interface RunRouteOptions {
+  pool: Pool;
+}
+
 /** Runs of connectors: asked for, followed, stopped, approved. */
-export function runRoutes(options: AppOptions) {
+export function runRoutes(options: RunRouteOptions) {
   const { pool } = options;
   return async (app: App) => {
     app.post(

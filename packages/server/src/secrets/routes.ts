@@ -5,11 +5,12 @@ import {
   secretPutSchema,
   secretSchema,
 } from '@svc/core';
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 import { deleteSecret, listSecrets, putSecret, type SecretRow } from './queries.js';
 
 const tags = ['secrets'];
@@ -23,7 +24,14 @@ const toSecret = (row: SecretRow) => ({
   updatedAt: iso(row.updated_at),
 });
 
-export function secretRoutes(options: AppOptions) {
+/** What the routes of this file need from the server that mounts them. */
+export interface SecretRouteOptions {
+  pool: Pool;
+  /** Opens what the server keeps and must read back: SVC_ENCRYPTION_KEY. */
+  encryptionKey: Buffer;
+}
+
+export function secretRoutes(options: SecretRouteOptions) {
   return async (app: App) => {
     app.put(
       '/api/:org/secrets/:name',

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { MessageSend } from '@svc/core';
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import { problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
-import type { App, AppOptions } from '../http/types.js';
+import type { App } from '../http/types.js';
 import { enqueueMessage } from '../messaging/queries.js';
 import { isWhatsApp, type PlatformTarget, platformByStableId } from '../platforms/lookup.js';
+import type { SecretResolver } from '../secrets/resolve.js';
 import { SecretMissingError } from '../secrets/resolve.js';
 import type { Announcer } from '../turns/events.js';
 import { type Inbound, WebhookRefusedError } from './inbound.js';
@@ -22,8 +24,17 @@ const TOO_MANY_REFUSED =
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 const params = z.object({ stableId: z.string().max(200).describe("the platform's stable ID") });
 
+/** What the routes of this file need from the server that mounts them. */
+export interface WebhookRouteOptions {
+  pool: Pool;
+  /** The one way the server resolves a secret reference for an org (DESIGN.md section 6). */
+  secrets: SecretResolver;
+  /** Failed authentications a client may make in a minute before it is answered 429. */
+  authFailuresPerMinute?: number;
+}
+
 /** The platform and its config with the secret references resolved now, or a 404 / 503 problem. */
-async function platformWithSecrets(options: AppOptions, stableId: string) {
+async function platformWithSecrets(options: WebhookRouteOptions, stableId: string) {
   const platform = await platformByStableId(options.pool, stableId);
   if (!platform) throw notFound(`platform "${stableId}"`);
   try {
@@ -103,7 +114,7 @@ function conversationOf(platform: PlatformTarget, body: MessageSend): MessageSen
  * once, whatever the turn takes; a message the platform delivers again (its retries) is known by
  * its own id and dropped. The reply goes back through the outbox.
  */
-export function webhookRoutes(options: AppOptions, announcer: Announcer) {
+export function webhookRoutes(options: WebhookRouteOptions, announcer: Announcer) {
   return async (app: App) => {
     const throttle = createWebhookThrottle(options.authFailuresPerMinute);
     // The raw bytes, whatever the content type: a signature covers them exactly.
