@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import {
@@ -8,7 +9,6 @@ import {
   onCleanup,
   percentile,
   printFigure,
-  printRatio,
   progress,
   runBench,
   startChild,
@@ -16,21 +16,39 @@ import {
 
 const SERVE = new URL('./serve.js', import.meta.url);
 
-const DURATION = Number(process.env.BENCH_DURATION || 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
-const STREAMS = Number(process.env.BENCH_STREAMS || 1000);
+// --quick (or BENCH_QUICK=1): a few seconds, for CI; every figure is taken, none is worth quoting.
+const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+const DURATION = Number(process.env.BENCH_DURATION || (QUICK ? 1 : 10));
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || (QUICK ? 10 : 50));
+const STREAMS = Number(process.env.BENCH_STREAMS || (QUICK ? 20 : 1000));
+/** Accept runs of each server, taken in turn (svc, durable, svc, durable...) after one warm-up each. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS || (QUICK ? 1 : 2));
+const LATENCY_POSTS = QUICK ? 10 : 200;
+const TURNS = QUICK ? { turns: 20, conversations: 5 } : { turns: 400, conversations: 100 };
 const PASSWORD = 'bench-admin-password-0123456789';
+// BENCH_CPU_PROF=1: V8 CPU profiles of the two accepting servers, in bench/messages/profiles/.
+const PROFILE = process.env.BENCH_CPU_PROF === '1';
+const profileArgs = (name) =>
+  PROFILE
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${fileURLToPath(new URL('./profiles/', import.meta.url))}`,
+        `--cpu-prof-name=${name}.cpuprofile`,
+      ]
+    : [];
 
 /**
  * Messages spread over `conversations` conversations (one: every request contends for one
  * conversation's row, which numbers its events in order).
  */
-async function accept(url, path, conversations) {
+let answeredTotal = 0;
+
+async function accept(url, path, conversations, bearer) {
   let n = 0;
   const result = await autocannon({
     url: `${url}${path}`,
     method: 'POST',
-    headers: { authorization: `Bearer ${PASSWORD}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
     requests: [
       {
         setupRequest: (req) => ({
@@ -43,8 +61,46 @@ async function accept(url, path, conversations) {
     duration: DURATION,
   });
   const failed = result.non2xx + result.errors + result.timeouts;
-  if (failed > 0) throw new Error(`${path}: ${failed} failed requests of ${result.requests.total}`);
-  return { reqPerSec: result.requests.average, p99: result.latency.p99 };
+  if (failed > 0) throw new Error(`${url}${path}: ${failed} failed requests of ${result.requests.total}`);
+  if (result['2xx'] === 0) throw new Error(`${url}${path}: no request was answered`);
+  answeredTotal += result['2xx'];
+  return { reqPerSec: result.requests.average, p99: result.latency.p99, answered: result['2xx'] };
+}
+
+/** svc and the durable baseline in turn, `ROUNDS` times each after a warm-up: the mean rate and p99. */
+async function acceptInTurns(servers, path, conversations, bearer) {
+  const runs = servers.map(() => []);
+  for (const server of servers) await accept(server.url, path, conversations, bearer);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, server] of servers.entries())
+      runs[i].push(await accept(server.url, path, conversations, bearer));
+  }
+  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+  return runs.map((list) => ({
+    reqPerSec: mean(list.map((r) => r.reqPerSec)),
+    p99: mean(list.map((r) => r.p99)),
+    rates: list.map((r) => r.reqPerSec.toFixed(0)).join(', '),
+  }));
+}
+
+/** The API token the accept runs send (scope `messages`), made through svc's API as a client's would be. */
+async function createToken(url) {
+  const res = await fetch(`${url}/api/default/tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${PASSWORD}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench-messages', scopes: ['messages'] }),
+  });
+  if (res.status !== 201) throw new Error(`creating the token answered ${res.status}: ${await res.text()}`);
+  return (await res.json()).secret;
+}
+
+/** Every message answered 202 is stored, queued: none lost (counted over the accept runs). */
+async function checkStored(databaseUrl, answered) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  const { rows } = await pool.query("SELECT count(*)::int AS n FROM messages WHERE status = 'queued'");
+  await pool.end();
+  if (rows[0].n < answered)
+    throw new Error(`${answered} messages were answered 202 but ${rows[0].n} are stored`);
 }
 
 /** Opens the conversation's stream and resolves each `reply.completed` it carries, by message id. */
@@ -117,16 +173,18 @@ async function main() {
     SVC_MESSAGES_RATE_LIMIT: 'off',
   };
 
-  // 1. Accepted messages: svc (HTTP only) against a bare route doing one INSERT into the same table.
-  const http = await startChild(SERVE, 'svc-http', common, ['--expose-gc']);
-  const bare = await startChild(SERVE, 'bare', common, ['--expose-gc']);
-  progress(`accepting messages for ${DURATION} s at ${CONNECTIONS} connections: svc, then bare`);
+  // 1. Accepted messages: svc (HTTP only) against the durable baseline (serve.js), in turn.
+  const http = await startChild(SERVE, 'svc-http', common, ['--expose-gc', ...profileArgs('svc')]);
+  const token = await createToken(http.url);
+  const durable = await startChild(SERVE, 'durable', common, ['--expose-gc', ...profileArgs('durable')]);
   const path = '/api/v1/agents/bench/messages';
-  await accept(http.url, path, 1000); // warm-up, same length
-  const svcAccept = await accept(http.url, path, 1000);
-  const svcOneConversation = await accept(http.url, path, 1);
-  await accept(bare.url, path, 1000);
-  const bareAccept = await accept(bare.url, path, 1000);
+  progress(
+    `accepting messages for ${DURATION} s at ${CONNECTIONS} connections, svc and durable in turn, ${ROUNDS} round(s)`,
+  );
+  const [svcAccept, durableAccept] = await acceptInTurns([http, durable], path, 1000, token);
+  progress('all in one conversation');
+  const [svcOneConversation, durableOneConversation] = await acceptInTurns([http, durable], path, 1, token);
+  await checkStored(databaseUrl, answeredTotal);
 
   // The accepted messages are not the next scenarios' work.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
@@ -139,7 +197,7 @@ async function main() {
   const stream = openStream(svc.url, first.links.events);
   await stream.completed(first.id);
   const latencies = [];
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < LATENCY_POSTS; i++) {
     const started = performance.now();
     const sent = await post(svc.url, '/api/v1/agents/bench/messages', 'latency');
     await stream.completed(sent.id);
@@ -147,28 +205,36 @@ async function main() {
   }
 
   // 3. Turns per second: 400 messages over 100 conversations, answered by 4 workers.
-  const turns = await svc.ask({ turns: 400, conversations: 100 });
+  const turns = await svc.ask(TURNS);
 
   // 4. Memory per open SSE stream, next to a plain request held open by a bare route.
   progress(`holding ${STREAMS} streams open`);
   // Opened after the last event: the figure is an idle stream's, not a backlog in flight.
   const streamMemory = await memoryPer(svc, `${first.links.events}?after=1000000`);
-  const bareMemory = await memoryPer(bare, '/hold');
+  const bareMemory = await memoryPer(durable, '/hold');
 
   console.log('');
   printFigure(
-    'accepted messages/s (svc vs bare INSERT)',
+    'accepted messages/s (svc vs durable)',
     svcAccept.reqPerSec.toFixed(0),
-    bareAccept.reqPerSec.toFixed(0),
+    durableAccept.reqPerSec.toFixed(0),
   );
-  printFigure('accepted p99 ms', svcAccept.p99, bareAccept.p99);
+  printFigure('accepted p99 ms', svcAccept.p99.toFixed(0), durableAccept.p99.toFixed(0));
+  printFigure('ratio svc/durable', (svcAccept.reqPerSec / durableAccept.reqPerSec).toFixed(2));
   printFigure(
     'accepted messages/s, all in one conversation',
     svcOneConversation.reqPerSec.toFixed(0),
-    bareAccept.reqPerSec.toFixed(0),
+    durableOneConversation.reqPerSec.toFixed(0),
   );
-  printFigure('accepted p99 ms, all in one conversation', svcOneConversation.p99, bareAccept.p99);
-  printRatio(svcAccept.reqPerSec, bareAccept.reqPerSec);
+  printFigure(
+    'accepted p99 ms, all in one conversation',
+    svcOneConversation.p99.toFixed(0),
+    durableOneConversation.p99.toFixed(0),
+  );
+  printFigure(
+    'ratio svc/durable, all in one conversation',
+    (svcOneConversation.reqPerSec / durableOneConversation.reqPerSec).toFixed(2),
+  );
   printFigure('POST -> reply.completed on SSE p50 ms', percentile(latencies, 50).toFixed(1), '(model: 0 ms)');
   printFigure('POST -> reply.completed on SSE p99 ms', percentile(latencies, 99).toFixed(1), '(model: 0 ms)');
   printFigure('turns/s, 4 workers, 100 conversations', turns.perSecond.toFixed(1), `${turns.total} turns`);
@@ -177,8 +243,10 @@ async function main() {
   printFigure('KB of JS heap per open SSE stream', kb(streamMemory.jsEach), kb(bareMemory.jsEach));
   printFigure('KB of RSS per open SSE stream', kb(streamMemory.rssEach), kb(bareMemory.rssEach));
   console.log(
-    `\n${CONNECTIONS} connections, ${DURATION} s; ${admin.source}; node ${process.version}; ` +
-      'servers in child processes, autocannon and the SSE clients in this one',
+    `\n${CONNECTIONS} connections, ${DURATION} s a run, ${ROUNDS} run(s) each in turn ` +
+      `(svc ${svcAccept.rates} / durable ${durableAccept.rates}); ${admin.source}; node ${process.version}; ` +
+      'servers in child processes, autocannon and the SSE clients in this one' +
+      (QUICK ? '\nQUICK RUN: the figures are not worth quoting' : ''),
   );
 }
 

@@ -1,8 +1,11 @@
 // One server of the messages benchmark, in a child process of its own (BENCH_MODE):
 //   svc-http     svc as `svc server --no-workers`
 //   svc-workers  svc with 4 turn workers, and a model on 127.0.0.1 that answers 50 tokens at once
-//   bare         Fastify with one route doing one INSERT into messages, and one that never answers
+//   durable      the baseline: Fastify with one route doing the durable work of an accept and no
+//                more (the bearer token checked against api_tokens, cached as svc caches it; then
+//                one INSERT of the queued message into its conversation), and one that never answers
 // Answers the parent's questions: `{measure}` (memory after GC), `{turns, conversations}`.
+import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { startServer } from '../../packages/server/dist/index.js';
@@ -45,24 +48,63 @@ async function startSvc(workers) {
   return running.url;
 }
 
-async function startBare() {
+/**
+ * The least a server can do and still answer 202 for a message it will not lose: check the bearer
+ * token (by its SHA-256 in api_tokens, kept in memory once read, as svc keeps it), then one INSERT
+ * of the message, queued, in its conversation (conversations are made on first use and their ids
+ * kept in memory). One statement, one row, per accepted message. No events, no numbering, no
+ * guardrails, no budget, no idempotency: that is the gap svc is measured across.
+ */
+async function startDurable() {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
-  const { rows: orgs } = await pool.query("SELECT id FROM orgs WHERE slug = 'default'");
-  const orgId = orgs[0].id;
-  const { rows } = await pool.query(
-    `INSERT INTO conversations (org_id, agent_id, platform, channel) VALUES ($1, 'bench', 'api', 'bare')
-     ON CONFLICT (org_id, agent_id, platform, channel, thread) DO UPDATE SET platform = excluded.platform RETURNING id`,
-    [orgId],
-  );
-  const conversationId = rows[0].id;
+  const tokens = new Map();
+  const conversations = new Map();
+  const tokenOf = async (authorization) => {
+    const value = /^Bearer +(\S+)$/i.exec(authorization ?? '')?.[1];
+    if (!value) return null;
+    const hash = createHash('sha256').update(value).digest();
+    const key = hash.toString('hex');
+    if (!tokens.has(key)) {
+      const { rows } = await pool.query(
+        `SELECT org_id, scopes FROM api_tokens
+          WHERE token_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+        [hash],
+      );
+      tokens.set(key, rows[0] ?? null);
+    }
+    return tokens.get(key);
+  };
+  const conversationOf = async (orgId, agentId, channel) => {
+    const key = `${orgId}\0${agentId}\0${channel}`;
+    if (!conversations.has(key)) {
+      const { rows } = await pool.query(
+        `INSERT INTO conversations (org_id, agent_id, platform, channel) VALUES ($1, $2, 'api', $3)
+         ON CONFLICT (org_id, agent_id, platform, channel, thread, owner) DO UPDATE SET platform = excluded.platform
+         RETURNING id`,
+        [orgId, agentId, channel],
+      );
+      conversations.set(key, rows[0].id);
+    }
+    return conversations.get(key);
+  };
   const app = Fastify({ logger: false });
   app.post('/api/v1/agents/:agentId/messages', async (request, reply) => {
-    const { rows: inserted } = await pool.query(
-      `INSERT INTO messages (conversation_id, org_id, agent_id, content, status)
-       VALUES ($1, $2, $3, $4, 'completed') RETURNING id`,
-      [conversationId, orgId, request.params.agentId, request.body.content],
+    const token = await tokenOf(request.headers.authorization);
+    if (!token) return reply.code(401).send({ code: 'unauthorized' });
+    if (!token.scopes.includes('messages') && !token.scopes.includes('admin')) {
+      return reply.code(403).send({ code: 'forbidden' });
+    }
+    const { content, channel } = request.body ?? {};
+    if (typeof content !== 'string' || typeof channel !== 'string') return reply.code(400).send({});
+    const conversationId = await conversationOf(token.org_id, request.params.agentId, channel);
+    const { rows } = await pool.query(
+      `INSERT INTO messages (conversation_id, org_id, agent_id, content) VALUES ($1, $2, $3, $4)
+       RETURNING id, conversation_id, status`,
+      [conversationId, token.org_id, request.params.agentId, content],
     );
-    return reply.code(202).send({ id: inserted[0].id });
+    return reply
+      .code(202)
+      .send({ id: rows[0].id, conversationId: rows[0].conversation_id, status: rows[0].status });
   });
   // Held open and never answered: the memory of a plain waiting request.
   app.get('/hold', (_request, reply) => reply.hijack());
@@ -96,7 +138,7 @@ async function turns({ turns: count, conversations }) {
   return { total: count, perSecond: count / seconds };
 }
 
-const url = mode === 'bare' ? await startBare() : await startSvc(mode === 'svc-workers');
+const url = mode === 'durable' ? await startDurable() : await startSvc(mode === 'svc-workers');
 process.send({ port: new URL(url).port });
 process.on('message', async (question) => {
   if (question.measure) {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import {
@@ -7,7 +8,6 @@ import {
   onCleanup,
   percentile,
   printFigure,
-  printRatio,
   progress,
   runBench,
   startChild,
@@ -17,9 +17,22 @@ const SERVE = new URL('./serve.js', import.meta.url);
 
 import { slackHeaders, slackMessageEvent, startFakeSlack } from './slack.js';
 
-const DURATION = Number(process.env.BENCH_DURATION || 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
-const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS || 200);
+// --quick (or BENCH_QUICK=1): a few seconds, for CI; every figure is taken, none is worth quoting.
+const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+const DURATION = Number(process.env.BENCH_DURATION || (QUICK ? 1 : 10));
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || (QUICK ? 10 : 50));
+const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS || (QUICK ? 10 : 200));
+/** Accept runs of each server, taken in turn (svc, durable, svc, durable...) after one warm-up each. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS || (QUICK ? 1 : 2));
+// BENCH_CPU_PROF=1: V8 CPU profiles of the two accepting servers, in bench/webhooks/profiles/.
+const profileArgs = (name) =>
+  process.env.BENCH_CPU_PROF === '1'
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${fileURLToPath(new URL('./profiles/', import.meta.url))}`,
+        `--cpu-prof-name=${name}.cpuprofile`,
+      ]
+    : [];
 const PASSWORD = 'bench-admin-password-0123456789';
 const SIGNING_SECRET = randomBytes(16).toString('hex');
 const BOT_TOKEN = `xoxb-bench-${randomBytes(12).toString('hex')}`;
@@ -48,6 +61,9 @@ async function send(url, channel, ts) {
   }
 }
 
+/** Webhooks answered 200 over every accept run, both servers'. */
+let answeredTotal = 0;
+
 /** Webhooks, each a new message (top level: its own thread) in one of 100 channels, signed as sent. */
 async function accept(url) {
   const result = await autocannon({
@@ -66,10 +82,27 @@ async function accept(url) {
   });
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) throw new Error(`${url}: ${failed} failed webhooks of ${result.requests.total}`);
-  return { reqPerSec: result.requests.average, p99: result.latency.p99, answered: result['2xx'] };
+  if (result['2xx'] === 0) throw new Error(`${url}: no webhook was answered`);
+  answeredTotal += result['2xx'];
+  return { reqPerSec: result.requests.average, p99: result.latency.p99 };
 }
 
-/** Messages svc stored from the platform: at least as many as it answered 200 (none dropped). */
+/** svc and the durable baseline in turn, `ROUNDS` times each after a warm-up: the mean rate and p99. */
+async function acceptInTurns(servers) {
+  const runs = servers.map(() => []);
+  for (const server of servers) await accept(server.url);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, server] of servers.entries()) runs[i].push(await accept(server.url));
+  }
+  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+  return runs.map((list) => ({
+    reqPerSec: mean(list.map((r) => r.reqPerSec)),
+    p99: mean(list.map((r) => r.p99)),
+    rates: list.map((r) => r.reqPerSec.toFixed(0)).join(', '),
+  }));
+}
+
+/** Messages stored from the platform: at least as many as were answered 200 (none dropped). */
 async function checkStored(databaseUrl, answered) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   const { rows } = await pool.query('SELECT count(*)::int AS n FROM messages WHERE platform_stable_id = $1', [
@@ -79,7 +112,17 @@ async function checkStored(databaseUrl, answered) {
   await pool.query("UPDATE messages SET status = 'failed' WHERE status = 'queued'");
   await pool.end();
   if (rows[0].n < answered)
-    throw new Error(`svc answered 200 to ${answered} webhooks but stored ${rows[0].n}`);
+    throw new Error(`${answered} webhooks were answered 200 but ${rows[0].n} messages are stored`);
+}
+
+/** The same message again, as a platform retries it: answered 200 as a duplicate, nothing queued. */
+async function sendDuplicate(url, channel, ts) {
+  const { raw, headers } = signedWebhook(channel, ts);
+  const res = await fetch(`${url}${PATH}`, { method: 'POST', headers, body: raw });
+  const body = await res.json();
+  if (res.status !== 200 || body.queued !== 0 || body.duplicates !== 1) {
+    throw new Error(`a retry answered ${res.status} ${JSON.stringify(body)}, not 200 with duplicates: 1`);
+  }
 }
 
 /** From sending the webhook to its answer, and to the reply reaching the fake Slack in its thread. */
@@ -104,17 +147,20 @@ async function main() {
     BENCH_STABLE_ID: STABLE_ID,
   };
 
-  // 1. Accepted webhooks: svc (HTTP only) against a bare route that checks the same signature.
-  const http = await startChild(SERVE, 'svc-http', common);
-  const bare = await startChild(SERVE, 'bare', common);
+  // 1. Accepted webhooks: svc (HTTP only) against the durable baseline (serve.js), in turn.
+  const http = await startChild(SERVE, 'svc-http', common, profileArgs('svc'));
+  const durable = await startChild(SERVE, 'durable', common, profileArgs('durable'));
   await send(http.url, 'C0SAMPLE', nextTs());
-  await send(bare.url, 'C0SAMPLE', nextTs());
-  progress(`accepting webhooks for ${DURATION} s at ${CONNECTIONS} connections: svc, then bare`);
-  const svcWarm = await accept(http.url); // warm-up, same length
-  const svcAccept = await accept(http.url);
-  await checkStored(databaseUrl, 1 + svcWarm.answered + svcAccept.answered);
-  await accept(bare.url);
-  const bareAccept = await accept(bare.url);
+  await send(durable.url, 'C0SAMPLE', nextTs());
+  // A retry (the same message again) is answered and stored once.
+  const retried = nextTs();
+  await send(http.url, 'C0RETRY', retried);
+  await sendDuplicate(http.url, 'C0RETRY', retried);
+  progress(
+    `accepting webhooks for ${DURATION} s at ${CONNECTIONS} connections, svc and durable in turn, ${ROUNDS} round(s)`,
+  );
+  const [svcAccept, durableAccept] = await acceptInTurns([http, durable]);
+  await checkStored(databaseUrl, 3 + answeredTotal);
 
   // 2. Webhook to reply at Slack, in turn, each a new message in a channel of its own.
   const slack = await startFakeSlack(BOT_TOKEN);
@@ -131,19 +177,21 @@ async function main() {
 
   console.log('');
   printFigure(
-    'accepted webhooks/s (svc vs bare HMAC check)',
+    'accepted webhooks/s (svc vs durable)',
     svcAccept.reqPerSec.toFixed(0),
-    bareAccept.reqPerSec.toFixed(0),
+    durableAccept.reqPerSec.toFixed(0),
   );
-  printFigure('accepted p99 ms', svcAccept.p99, bareAccept.p99);
-  printRatio(svcAccept.reqPerSec, bareAccept.reqPerSec);
+  printFigure('accepted p99 ms', svcAccept.p99.toFixed(0), durableAccept.p99.toFixed(0));
+  printFigure('ratio svc/durable', (svcAccept.reqPerSec / durableAccept.reqPerSec).toFixed(2));
   printFigure('webhook -> reply at Slack p50 ms', percentile(replied, 50).toFixed(1), '(model: 0 ms)');
   printFigure('webhook -> reply at Slack p99 ms', percentile(replied, 99).toFixed(1), '(model: 0 ms)');
   printFigure('webhook answered (of the above) p50 ms', percentile(answered, 50).toFixed(1));
   printFigure('webhook answered (of the above) p99 ms', percentile(answered, 99).toFixed(1));
   console.log(
-    `\n${CONNECTIONS} connections, ${DURATION} s; ${WEBHOOKS} webhooks timed; ${admin.source}; ` +
-      `node ${process.version}; servers in child processes, autocannon and the fake Slack in this one`,
+    `\n${CONNECTIONS} connections, ${DURATION} s a run, ${ROUNDS} run(s) each in turn ` +
+      `(svc ${svcAccept.rates} / durable ${durableAccept.rates}); ${WEBHOOKS} webhooks timed; ${admin.source}; ` +
+      `node ${process.version}; servers in child processes, autocannon and the fake Slack in this one` +
+      (QUICK ? '\nQUICK RUN: the figures are not worth quoting' : ''),
   );
 }
 

@@ -120,4 +120,48 @@ describe('POST /api/v1/agents/{agentId}/messages', () => {
     expect(((await bytes.json()) as any).code).toBe('malformed_json');
     expect(await count()).toBe(before);
   });
+  it("checks each message against the agent's guardrails as they are when it is queued, not as the last one saw them", async () => {
+    await server.call('POST', '/api/default/agents', { body: { agentId: 'changing', name: 'Changing' } });
+    const to = (content: string) =>
+      server.call('POST', '/api/v1/agents/changing/messages', {
+        body: { platform: 'api', content },
+        token,
+      });
+    const guardrails = async (value: Record<string, unknown>) => {
+      const res = await server.call('PATCH', '/api/default/agents/changing/config', {
+        body: { guardrails: value },
+      });
+      expect(res.status).toBe(200);
+    };
+    const stored = async (id: string) =>
+      (await server.pool.query('SELECT content FROM messages WHERE id = $1', [id])).rows[0]?.content;
+    expect((await to('the password is swordfish')).status).toBe(202);
+    // The last message saw none: the statement that would queue this one finds a blocked term now.
+    await guardrails({ blockedTerms: ['password'] });
+    const refused = await to('my password is swordfish');
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('guardrail_blocked');
+    expect(
+      (await server.pool.query("SELECT 1 FROM messages WHERE content = 'my password is swordfish'")).rowCount,
+    ).toBe(0);
+    // The last one was refused by a term taken off since: read again, it is let in, masked now.
+    await guardrails({ redactPii: true });
+    const masked = await to('password: ada@example.com');
+    expect(masked.status).toBe(202);
+    expect(await stored(masked.body.id)).toBe('password: [email]');
+    // Masking taken off since the last message: stored as written.
+    await guardrails({ maxInputChars: 1000 });
+    const plain = await to('ada@example.com');
+    expect(plain.status).toBe(202);
+    expect(await stored(plain.body.id)).toBe('ada@example.com');
+    // Each queued message has its one message.queued event, numbered in order.
+    const { rows } = await server.pool.query<{ seq: string }>(
+      `SELECT e.seq FROM conversation_events e JOIN messages m ON m.id = e.message_id
+        WHERE m.agent_id = 'changing' AND e.type = 'message.queued' ORDER BY e.seq`,
+    );
+    expect(rows.map((row) => Number(row.seq))).toEqual([1, 2, 3]);
+    // Deleted since the last message: 404, nothing stored.
+    expect((await server.call('DELETE', '/api/default/agents/changing')).status).toBeLessThan(300);
+    expect((await to('anyone there?')).status).toBe(404);
+  });
 });

@@ -232,8 +232,10 @@ async function enqueueInOneStatement(
   const key = input.conversation ?? conversationKey(input.body, input.owner);
   const { rows } = await pool.query<
     MessageRow & { agent_guardrails: Guardrails; guardrails_checked: boolean }
-  >(
-    `WITH agent AS (
+  >({
+    // Prepared once per connection: planning this statement cost as much as running it.
+    name: 'svc_enqueue_message',
+    text: `WITH agent AS (
        SELECT config->'guardrails' AS guardrails FROM agents WHERE org_id = $1 AND agent_id = $2
      ),
      checked AS (
@@ -270,7 +272,7 @@ async function enqueueInOneStatement(
      SELECT message.*, agent.guardrails AS agent_guardrails,
             EXISTS (SELECT 1 FROM checked) AS guardrails_checked
        FROM agent LEFT JOIN message ON true`,
-    [
+    values: [
       input.orgId,
       input.agentId,
       key.platform,
@@ -288,7 +290,7 @@ async function enqueueInOneStatement(
       key.owner,
       JSON.stringify(checked ?? null),
     ],
-  );
+  });
   const found = rows[0];
   if (!found) return 'agent_missing';
   const { agent_guardrails: current, guardrails_checked: matched, ...message } = found;
