@@ -4,17 +4,13 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { migrate } from '../../packages/server/dist/db/migrate.js';
-import { ensureOrg } from '../../packages/server/dist/orgs/routes.js';
 import { adminDatabaseUrl, createDatabase, onCleanup, progress } from '../lib/environment.js';
 import { checkSameShape, seedThroughApi, seedThroughSql } from './seed.js';
 
 export { progress, tearDown } from '../lib/environment.js';
 
-/** Schema and org `default`, as `svc server` prepares them at boot. Answers the org's id. */
-async function prepareDatabase(pool) {
-  await migrate(pool);
-  await ensureOrg({ pool }, 'default', 'Default');
+/** The id of org `default`, which the svc server made as it started (the bare app resolves no org). */
+async function defaultOrgId(pool) {
   const { rows } = await pool.query("SELECT id FROM orgs WHERE slug = 'default'");
   return String(rows[0].id);
 }
@@ -119,11 +115,11 @@ export async function setUp({ agents, poolSize, synchronousCommit }) {
   const databaseUrl = await createDatabase(admin.url, { synchronousCommit });
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   onCleanup(() => pool.end());
-  const orgId = await prepareDatabase(pool);
-
   const adminPassword = randomBytes(24).toString('base64url');
   const shared = { BENCH_DB_URL: databaseUrl, BENCH_POOL_SIZE: String(poolSize) };
+  // svc first: it migrates the database and makes the org `default`, as `svc server` does at boot.
   const svc = await startServer('svc', { ...shared, BENCH_ADMIN: adminPassword });
+  const orgId = await defaultOrgId(pool);
   const bare = await startServer('bare', { ...shared, BENCH_ORG_ID: orgId });
   const token = await createToken(svc.url, adminPassword);
 

@@ -10,16 +10,18 @@
 //   BENCH_SYNCHRONOUS_COMMIT=off       set on the run's database only: commits stop waiting for the
 //                                      WAL flush, which otherwise bounds scenario 1 (see README.md)
 //   BENCH_CPU_PROF=1                   write V8 CPU profiles of both servers to bench/api/profiles/
+//   --quick, BENCH_QUICK=1             the quick size: 100 agents, 10 connections, 1 s runs after
+//                                      1 s warm-ups (a few seconds in all; its figures mean nothing)
 import autocannon from 'autocannon';
-import { runBench } from '../lib/environment.js';
+import { QUICK, runBench, size } from '../lib/environment.js';
 import { progress, setUp } from './environment.js';
 import { agentData } from './seed.js';
 
-const DURATION = Number(process.env.BENCH_DURATION || 10);
-const WARMUP = 2;
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
-const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE || 20);
-const AGENTS = 1000;
+const DURATION = size('BENCH_DURATION', 10, 1);
+const WARMUP = QUICK ? 1 : 2;
+const CONNECTIONS = size('BENCH_CONNECTIONS', 50, 10);
+const POOL_SIZE = size('BENCH_POOL_SIZE', 20, 20);
+const AGENTS = QUICK ? 100 : 1000;
 const SYNCHRONOUS_COMMIT = process.env.BENCH_SYNCHRONOUS_COMMIT || 'on';
 
 // ---- scenarios ---------------------------------------------------------------------------------

@@ -1,25 +1,21 @@
-// Everything the apply benchmark runs against: a fresh database with the org `default`, the svc
-// server in a child process, the recording proxy in front of it, an API token, and a temp folder
-// for the generated project. `setUp` builds it; `tearDown` removes it, however the run ends.
+// Everything the apply benchmark runs against: a fresh database, the svc server in a child process
+// (which migrates it and makes the org `default`), the recording proxy in front of it, an API
+// token, and a temp folder for the generated project. `setUp` builds it; `tearDown` removes it, however the run ends.
 //
 // The database recipe is bench/lib/environment.js, shared with bench/api.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { migrate } from '../../packages/server/dist/db/migrate.js';
-import { ensureOrg } from '../../packages/server/dist/orgs/routes.js';
 import { adminDatabaseUrl, createDatabase, onCleanup } from '../lib/environment.js';
 import { startRecordingProxy } from './proxy.js';
 
 export { progress, tearDown, tempDir } from '../lib/environment.js';
 
-/** Schema and org `default`, as `svc server` prepares them at boot; answers the server version. */
-async function prepareDatabase(databaseUrl) {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+/** The PostgreSQL version, for the summary (the server migrates the database as it starts). */
+async function serverVersion(databaseUrl) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   try {
-    await migrate(pool);
-    await ensureOrg({ pool }, 'default', 'Default');
     const { rows } = await pool.query('SHOW server_version');
     return rows[0].server_version;
   } finally {
@@ -86,7 +82,7 @@ async function createToken(svcUrl, adminPassword) {
 export async function setUp({ poolSize, secretEnv }) {
   const admin = await adminDatabaseUrl();
   const databaseUrl = await createDatabase(admin.url, { prefix: 'svc_bench_apply' });
-  const version = await prepareDatabase(databaseUrl);
+  const version = await serverVersion(databaseUrl);
   const adminPassword = randomBytes(24).toString('base64url');
   const server = await startServer({
     BENCH_DB_URL: databaseUrl,

@@ -13,24 +13,28 @@
 //   BENCH_POOL_SIZE                    pg Pool size of the server (default 20)
 //   BENCH_PHASE_PASSES                 passes of the phase breakdown, the first cold (default 3)
 //   BENCH_PROCESS_RUNS                 runs of `node bin.js apply --dry-run`, each cold (default 3)
+//   --quick, BENCH_QUICK=1             the quick size: 20 agents, 5 entity types, one pass and one
+//                                      run of each, the baseline at 8 in flight (seconds; every check)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { applyCommand } from '../../packages/cli/dist/apply/command.js';
-import { runBench } from '../lib/environment.js';
+import { QUICK, runBench, size } from '../lib/environment.js';
 import { progress, setUp, tempDir } from './environment.js';
 import { SECRET_VARIABLE, writeProject } from './project.js';
 import { counter } from './proxy.js';
 
-const AGENTS = Number(process.env.BENCH_AGENTS || 1000);
-const ENTITY_TYPES = Number(process.env.BENCH_ENTITY_TYPES || 200);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 8);
-const BASELINE_CONCURRENCY = (process.env.BENCH_BASELINE_CONCURRENCY || '1,8').split(',').map(Number);
-const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE || 20);
-const PHASE_PASSES = Number(process.env.BENCH_PHASE_PASSES || 3);
-const PROCESS_RUNS = Number(process.env.BENCH_PROCESS_RUNS || 3);
+const AGENTS = size('BENCH_AGENTS', 1000, 20);
+const ENTITY_TYPES = size('BENCH_ENTITY_TYPES', 200, 5);
+const CONCURRENCY = size('BENCH_CONCURRENCY', 8, 8);
+const BASELINE_CONCURRENCY = (process.env.BENCH_BASELINE_CONCURRENCY || (QUICK ? '8' : '1,8'))
+  .split(',')
+  .map(Number);
+const POOL_SIZE = size('BENCH_POOL_SIZE', 20, 20);
+const PHASE_PASSES = size('BENCH_PHASE_PASSES', 3, 1);
+const PROCESS_RUNS = size('BENCH_PROCESS_RUNS', 3, 1);
 
 const TARGETS = { planRequests: 4, noopWrites: 0, dryRunMs: 1000 };
 /** A value that must never leave the process: checked against every request the proxy saw. */

@@ -6,19 +6,24 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { installedSourceFile } from '../../packages/server/dist/connectors/compile.js';
 import { openSandbox } from '../../packages/server/dist/connectors/sandbox.js';
 import { storeEvents } from '../../packages/server/dist/events/store.js';
-import { startRunWorkers } from '../../packages/server/dist/runs/worker.js';
-import { connectorSource, startSvc } from '../lib/connectors.js';
+import { connectorSource, startConnectorSvc } from '../lib/connectors.js';
 import {
   adminDatabaseUrl,
   createDatabase,
   onCleanup,
   printFigure,
   progress,
+  QUICK,
   runBench,
+  size,
 } from '../lib/environment.js';
 
-const TOTAL = Number(process.env.BENCH_EVENTS || 200_000);
-const BATCHES = (process.env.BENCH_BATCHES || '1000,5000').split(',').map(Number);
+// --quick, BENCH_QUICK=1: the quick size, 2,000 events a run in batches of 500 and 1,000, with
+// short pauses (seconds in all; every step and check, figures that mean nothing).
+const TOTAL = size('BENCH_EVENTS', 200_000, 2000);
+const BATCHES = (process.env.BENCH_BATCHES || (QUICK ? '500,1000' : '1000,5000')).split(',').map(Number);
+/** How long a child started ahead is given to be up, and the machine to settle between syncs. */
+const PAUSE_MS = QUICK ? 200 : 2000;
 /** Rows per statement of the bare INSERT, and envelopes per transaction of storeEvents. */
 const ROWS = 1000;
 
@@ -172,13 +177,12 @@ async function storeRows(pool, target) {
  * acknowledged as it arrives, nothing written. What making, checking and sending envelopes costs.
  */
 async function childAlone(sync) {
-  const module = { file: await installedSourceFile(ingestConnector(sync)), name: sync.key };
-  const sandbox = await openSandbox(
-    { timeoutMs: 600_000, memoryMb: 512, unsandboxedSource: true },
-    dirname(module.file),
-  );
+  const compiled = await installedSourceFile(ingestConnector(sync));
+  const sandbox = await openSandbox({ timeoutMs: 600_000, memoryMb: 512, unsandboxedSource: true });
   onCleanup(async () => sandbox.stop());
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  // The compiled connector in the child's own slot, as the run worker gives it (runs/execute.ts).
+  const module = { file: await sandbox.load(dirname(compiled)), name: sync.key };
+  await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
   let received = 0;
   const started = performance.now();
   await new Promise((resolve, reject) => {
@@ -242,7 +246,7 @@ const perSecond = (ms) => Math.round(TOTAL / (ms / 1000));
 async function main() {
   const admin = await adminDatabaseUrl();
   const databaseUrl = await createDatabase(admin.url, { prefix: 'svc_bench_ingest' });
-  const svc = await startSvc(databaseUrl);
+  const svc = await startConnectorSvc(databaseUrl);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   onCleanup(() => pool.end());
 
@@ -286,23 +290,14 @@ async function main() {
     aloneMs.set(sync, await childAlone(sync));
   }
 
-  const workerPool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  onCleanup(() => workerPool.end());
-  const workers = await startRunWorkers({
-    pool: workerPool,
-    encryptionKey: svc.encryptionKey,
-    log: svc.log,
-    pollMs: 1000,
-    leaseMs: 30_000,
-  });
-  onCleanup(() => workers.close(1000));
+  await svc.startRunWorkers({ pollMs: 1000, leaseMs: 30_000 });
   // The child started ahead is up, as it is on a worker that has been running.
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
   const synced = new Map();
   for (const sync of SYNCS) {
     progress(`a sync of ${sync.key} (${TOTAL} envelopes) through the run worker`);
     synced.set(sync, await throughWorker(svc, pool, feeds.get(sync)));
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
   }
 
   // Once more, last: the machine's load may have moved meanwhile; the faster COPY is the baseline.

@@ -11,6 +11,17 @@ import { startEmbeddedPostgres } from '../../packages/server/dist/db/embedded.js
 
 export const progress = (line) => process.stderr.write(`· ${line}\n`);
 
+/**
+ * The quick size (`--quick` or BENCH_QUICK=1): a run of seconds that goes through every step and
+ * every check with small numbers, so that `npm run test:e2e` keeps each bench working. Its figures
+ * mean nothing; the full size is for people.
+ */
+export const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+
+/** `full`, or `quick` at the quick size; an environment variable, when set, wins over both. */
+export const size = (variable, full, quick) =>
+  process.env[variable] ? Number(process.env[variable]) : QUICK ? quick : full;
+
 /** Steps that undo what set-up did, run last-first by `tearDown`. */
 const cleanups = [];
 export const onCleanup = (step) => cleanups.push(step);

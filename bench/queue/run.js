@@ -7,8 +7,7 @@ import pg from 'pg';
 import { installedSourceFile } from '../../packages/server/dist/connectors/compile.js';
 import { runInSandbox } from '../../packages/server/dist/connectors/sandbox.js';
 import { claimRun, finishRun, RUNS_CHANNEL } from '../../packages/server/dist/runs/queue.js';
-import { startRunWorkers } from '../../packages/server/dist/runs/worker.js';
-import { connectorSource, startSvc } from '../lib/connectors.js';
+import { connectorSource, startConnectorSvc } from '../lib/connectors.js';
 import {
   adminDatabaseUrl,
   createDatabase,
@@ -16,16 +15,23 @@ import {
   percentile,
   printFigure,
   progress,
+  QUICK,
   runBench,
+  size,
 } from '../lib/environment.js';
 
+// --quick, BENCH_QUICK=1: the quick size, 200 runs a queue figure, 1 s of warm-up and a 2 s window
+// end to end, one fresh child (seconds in all; every step and check, figures that mean nothing).
+
 /** Runs (and jobs) of the queue-alone figures. */
-const RUNS = Number(process.env.BENCH_RUNS || 5000);
+const RUNS = size('BENCH_RUNS', 5000, 200);
 /** Seconds of each end-to-end figure, and the runs queued for it (more than can end in it). */
-const WINDOW_S = Number(process.env.BENCH_WINDOW || 15);
-const QUEUED = 20_000;
+const WINDOW_S = size('BENCH_WINDOW', 15, 2);
+const QUEUED = QUICK ? 2000 : 20_000;
 /** Seconds the workers run before a window opens: children started, and kept where they are. */
-const WARM_S = 5;
+const WARM_S = QUICK ? 1 : 5;
+/** Fresh connector children timed, one at a time. */
+const FRESH_CHILDREN = QUICK ? 1 : 5;
 const LOOPS = 4;
 const CONNECTIONS = 20;
 /** The connections of the end-to-end figure whose children are kept between runs. */
@@ -228,7 +234,7 @@ async function childrenStartedDuring(work) {
 async function freshChildMs(source) {
   const module = { file: await installedSourceFile(source), name: 'queue' };
   const times = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < FRESH_CHILDREN; i++) {
     const started = performance.now();
     await runInSandbox(
       { task: 'definition', module },
@@ -243,7 +249,7 @@ async function freshChildMs(source) {
 async function main() {
   const admin = await adminDatabaseUrl();
   const databaseUrl = await createDatabase(admin.url, { prefix: 'svc_bench_queue' });
-  const svc = await startSvc(databaseUrl);
+  const svc = await startConnectorSvc(databaseUrl);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
   onCleanup(() => pool.end());
 
@@ -280,21 +286,13 @@ async function main() {
   const baselineLast = await graphile(databaseUrl);
   const baseline = { ms: Math.min(baselineFirst.ms, baselineLast.ms) };
 
-  progress('a fresh connector child, five times');
+  progress(`a fresh connector child, ${FRESH_CHILDREN} times`);
   const childMs = await freshChildMs(source);
   progress(
     `end to end: action runs on the run workers for ${WINDOW_S} s over ${CONNECTIONS} connections, then ${FEW}`,
   );
-  const workers = await startRunWorkers({
-    pool,
-    encryptionKey: svc.encryptionKey,
-    log: svc.log,
-    concurrency: LOOPS,
-    pollMs: 1000,
-    leaseMs: 30_000,
-  });
-  onCleanup(() => workers.close(1000));
-  await sleep(2000); // the child started ahead is up, as on a worker that has been running
+  await svc.startRunWorkers({ concurrency: LOOPS, pollMs: 1000, leaseMs: 30_000 }, POOL_SIZE);
+  await sleep(QUICK ? 200 : 2000); // the child started ahead is up, as on a worker that has been running
   const spread = await executed(pool, orgId, many);
   const few = await executed(pool, orgId, connections.slice(CONNECTIONS));
 
