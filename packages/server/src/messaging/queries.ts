@@ -94,7 +94,15 @@ type EnqueueInput = {
    * A message from a chat platform's webhook: where its reply is delivered, and the platform's own
    * id of it (a second message with that id, the platform's retry, is a `duplicate`).
    */
-  fromPlatform?: { replyTo: ReplyTarget; dedupKey: string };
+  fromPlatform?: {
+    replyTo: ReplyTarget;
+    dedupKey: string;
+    /**
+     * The version of the platform's row (and its org's) that the call was checked with
+     * (`platformVersionSql`): nothing is queued, `platform_changed`, unless it is still the one.
+     */
+    version?: string;
+  };
   /** The agent's guardrails when the caller has read them already (null: none), saving a query. */
   guardrails?: AgentConfig['guardrails'] | null;
 };
@@ -103,6 +111,7 @@ type EnqueueOutcome =
   | { row: MessageRow; replayed: boolean }
   | 'agent_missing'
   | 'duplicate'
+  | 'platform_changed'
   | { retryAfterSeconds: number }
   | { refused: TurnProblem };
 
@@ -215,13 +224,21 @@ export async function enqueueMessage(
 }
 
 /**
+ * A platform's row version as SQL, of `platform` and `org` (aliases of platforms and orgs): it
+ * changes with any change of either row (xmin is the transaction that wrote the row's version).
+ */
+export const platformVersionSql = (platform: string, org: string) =>
+  `(${platform}.xmin::text || '/' || ${org}.xmin::text)`;
+
+/**
  * The plain message in one statement, which PostgreSQL runs as one transaction. It writes only
  * when the agent's guardrails are `checked` (those the content was let in by), and then first
  * takes a platform's message receipt (the platform's id of it): a second one finds it taken, and
  * nothing else is written. The conversation is taken (and its row locked) next, with its next
  * event number; clock_timestamp(), not now(), is read once that row is locked, so the order of
  * created_at is the order in which the messages of a conversation commit. `changed`: the agent's
- * guardrails are not `checked` any more, nothing was written.
+ * guardrails are not `checked` any more, nothing was written; `platform_changed`: the platform
+ * (or its org) is not the version the call was checked with, nothing was written.
  */
 async function enqueueInOneStatement(
   pool: Pool,
@@ -231,15 +248,20 @@ async function enqueueInOneStatement(
 ): Promise<EnqueueOutcome | { changed: Guardrails }> {
   const key = input.conversation ?? conversationKey(input.body, input.owner);
   const { rows } = await pool.query<
-    MessageRow & { agent_guardrails: Guardrails; guardrails_checked: boolean }
+    MessageRow & { agent_guardrails: Guardrails; guardrails_checked: boolean; platform_current: boolean }
   >({
     // Prepared once per connection: planning this statement cost as much as running it.
     name: 'svc_enqueue_message',
     text: `WITH agent AS (
        SELECT config->'guardrails' AS guardrails FROM agents WHERE org_id = $1 AND agent_id = $2
      ),
+     platform AS (
+       SELECT 1 FROM platforms p JOIN orgs o ON o.id = p.org_id
+        WHERE p.stable_id = $11 AND ${platformVersionSql('p', 'o')} = $16
+     ),
      checked AS (
        SELECT 1 FROM agent WHERE coalesce(guardrails, 'null') = $15::jsonb
+          AND ($16::text IS NULL OR EXISTS (SELECT 1 FROM platform))
      ),
      receipt AS (
        INSERT INTO webhook_receipts (stable_id, dedup_key)
@@ -270,7 +292,8 @@ async function enqueueInOneStatement(
          FROM message m CROSS JOIN conversation c
      )
      SELECT message.*, agent.guardrails AS agent_guardrails,
-            EXISTS (SELECT 1 FROM checked) AS guardrails_checked
+            EXISTS (SELECT 1 FROM checked) AS guardrails_checked,
+            $16::text IS NULL OR EXISTS (SELECT 1 FROM platform) AS platform_current
        FROM agent LEFT JOIN message ON true`,
     values: [
       input.orgId,
@@ -289,11 +312,13 @@ async function enqueueInOneStatement(
         : null,
       key.owner,
       JSON.stringify(checked ?? null),
+      input.fromPlatform?.version ?? null,
     ],
   });
   const found = rows[0];
   if (!found) return 'agent_missing';
-  const { agent_guardrails: current, guardrails_checked: matched, ...message } = found;
+  const { agent_guardrails: current, guardrails_checked: matched, platform_current, ...message } = found;
+  if (!platform_current) return 'platform_changed';
   if (!matched) return { changed: current ?? null };
   if (message.id !== null) return { row: message as MessageRow, replayed: false };
   if (!input.budget) return 'duplicate';

@@ -213,8 +213,10 @@ export function messagingRoutes(options: MessagingOptions, hub: ConversationHub,
           budget: limit && { limit, key: `messages:${request.caller?.token?.id ?? 'admin_password'}` },
         });
         if (outcome === 'agent_missing') throw notFound(`agent "${agentId}"`);
-        // Only a platform's message (webhooks/) can be a duplicate; this one carries no receipt.
-        if (outcome === 'duplicate') throw new Error('a message without a receipt was taken for a duplicate');
+        // Only a platform's message (webhooks/) can be a duplicate or find its platform changed.
+        if (outcome === 'duplicate' || outcome === 'platform_changed') {
+          throw new Error(`a message from no platform was answered ${outcome}`);
+        }
         if ('refused' in outcome) {
           throw new ProblemError(422, 'guardrail_blocked', outcome.refused.detail, [
             { path: '/body/content', message: "refused by the agent's guardrails" },

@@ -11,6 +11,7 @@ import type { SecretResolver } from '../secrets/resolve.js';
 import { SecretMissingError } from '../secrets/resolve.js';
 import type { Announcer } from '../turns/events.js';
 import { type Inbound, WebhookRefusedError } from './inbound.js';
+import { createPlatformHints, type VersionedPlatform, versionedPlatform } from './platform-hints.js';
 import { inboundSlack, verifySlack } from './slack.js';
 import { storableMessages } from './storable.js';
 import { inboundTelegram, verifyTelegram } from './telegram.js';
@@ -37,9 +38,14 @@ export interface WebhookRouteOptions {
 async function platformWithSecrets(options: WebhookRouteOptions, stableId: string) {
   const platform = await platformByStableId(options.pool, stableId);
   if (!platform) throw notFound(`platform "${stableId}"`);
+  return { platform, config: await resolvedConfig(options, platform) };
+}
+
+/** The platform's config with the secret references resolved now, or a 503 problem. */
+async function resolvedConfig(options: WebhookRouteOptions, platform: PlatformTarget) {
+  const stableId = platform.stableId;
   try {
-    const config = (await options.secrets.resolve(platform.org, platform.config)) as Record<string, string>;
-    return { platform, config };
+    return (await options.secrets.resolve(platform.org, platform.config)) as Record<string, string>;
   } catch (error) {
     if (!(error instanceof SecretMissingError)) throw error;
     // Names only: the caller is whoever reaches the URL, and learns nothing more than what to set.
@@ -117,6 +123,7 @@ function conversationOf(platform: PlatformTarget, body: MessageSend): MessageSen
 export function webhookRoutes(options: WebhookRouteOptions, announcer: Announcer) {
   return async (app: App) => {
     const throttle = createWebhookThrottle(options.authFailuresPerMinute);
+    const hints = createPlatformHints();
     // The raw bytes, whatever the content type: a signature covers them exactly.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser(
@@ -157,40 +164,75 @@ export function webhookRoutes(options: WebhookRouteOptions, announcer: Announcer
         },
       },
       async (request, reply) => {
-        const { platform, config } = await platformWithSecrets(options, request.params.stableId);
+        const { stableId } = request.params;
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const key = checkingKey(platform, config);
-        const proof = platform.type === 'messenger' && !isWhatsApp(platform) ? 'shared_secret' : 'signature';
-        throttle.guard(request, reply, platform.stableId, proof, () =>
-          verify(platform, key, request.headers, raw),
-        );
-        const inbound = readInbound(platform, config, raw);
-        if (inbound.kind === 'answer') return inbound.body;
-        let queued = 0;
-        let duplicates = 0;
-        const { messages, ignored } = storableMessages(inbound.messages, request.log, platform.stableId);
-        for (const message of messages) {
-          const outcome = await enqueueMessage(options.pool, announcer, {
-            orgId: platform.org.id,
-            agentId: platform.agentId,
-            body: conversationOf(platform, message.body),
-            idempotencyKey: null,
-            requestHash: createHash('sha256').update(message.dedupKey).digest('hex'),
-            files: [],
-            budget: null,
-            guardrails: platform.guardrails,
-            // One message per platform message, whatever the platform retries.
-            fromPlatform: {
-              dedupKey: message.dedupKey,
-              replyTo: { stableId: platform.stableId, ...message.replyTo },
-            },
-          });
-          if (outcome === 'agent_missing') throw notFound(`agent "${platform.agentId}"`);
-          if (outcome === 'duplicate') duplicates++;
-          else if ('row' in outcome) queued++;
-          else request.log.info({ stableId: platform.stableId }, 'a chat message was refused by guardrails');
+        // Messages this call queued, should it be taken again under the platform read anew.
+        const queuedHere = new Set<string>();
+        /** The call checked and taken under `platform`, or `platform_changed` and nothing more queued. */
+        const take = async (platform: VersionedPlatform) => {
+          const config = await resolvedConfig(options, platform);
+          const key = checkingKey(platform, config);
+          const proof =
+            platform.type === 'messenger' && !isWhatsApp(platform) ? 'shared_secret' : 'signature';
+          throttle.guard(request, reply, platform.stableId, proof, () =>
+            verify(platform, key, request.headers, raw),
+          );
+          const inbound = readInbound(platform, config, raw);
+          if (inbound.kind === 'answer') return inbound.body;
+          let queued = 0;
+          let duplicates = 0;
+          const { messages, ignored } = storableMessages(inbound.messages, request.log, platform.stableId);
+          for (const message of messages) {
+            const outcome = await enqueueMessage(options.pool, announcer, {
+              orgId: platform.org.id,
+              agentId: platform.agentId,
+              body: conversationOf(platform, message.body),
+              idempotencyKey: null,
+              requestHash: createHash('sha256').update(message.dedupKey).digest('hex'),
+              files: [],
+              budget: null,
+              guardrails: platform.guardrails,
+              // One message per platform message, whatever the platform retries.
+              fromPlatform: {
+                dedupKey: message.dedupKey,
+                replyTo: { stableId: platform.stableId, ...message.replyTo },
+                version: platform.version,
+              },
+            });
+            if (outcome === 'platform_changed') return outcome;
+            if (outcome === 'agent_missing') throw notFound(`agent "${platform.agentId}"`);
+            if (outcome === 'duplicate') {
+              if (queuedHere.has(message.dedupKey)) queued++;
+              else duplicates++;
+            } else if ('row' in outcome) {
+              queued++;
+              queuedHere.add(message.dedupKey);
+            } else
+              request.log.info({ stableId: platform.stableId }, 'a chat message was refused by guardrails');
+          }
+          return { ok: true as const, queued, duplicates, ignored: inbound.ignored + ignored };
+        };
+        // As last read: no read of the platform; the insert checks that it is still that version.
+        const hinted = hints.get(stableId);
+        if (hinted) {
+          try {
+            const answer = await take(hinted);
+            if (answer !== 'platform_changed') return answer;
+          } catch (error) {
+            // Refused (or failed) under the platform as last read: that stands while it is the same.
+            if ((await versionedPlatform(options.pool, stableId))?.version === hinted.version) throw error;
+          }
+          hints.delete(stableId);
         }
-        return { ok: true as const, queued, duplicates, ignored: inbound.ignored + ignored };
+        for (let attempt = 1; ; attempt++) {
+          const platform = await versionedPlatform(options.pool, stableId);
+          if (!platform) throw notFound(`platform "${stableId}"`);
+          hints.set(platform);
+          const answer = await take(platform);
+          if (answer !== 'platform_changed') return answer;
+          // Changed between its read and the insert, a few ms apart, again and again.
+          if (attempt === 3) throw new Error(`platform "${stableId}" keeps changing; the call was not taken`);
+        }
       },
     );
 
