@@ -275,7 +275,7 @@ describe('settings a deployment could get dangerously wrong', () => {
 
 describe('migrations', () => {
   it('apply exactly once when several replicas start at the same moment', async () => {
-    const databaseUrl = await createTestDatabase();
+    const databaseUrl = await createTestDatabase({ empty: true });
     const pools = Array.from({ length: 5 }, () => new pg.Pool({ connectionString: databaseUrl, max: 2 }));
     try {
       const files = (await readdir(new URL('../migrations/', import.meta.url))).sort();

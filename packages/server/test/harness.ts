@@ -23,13 +23,21 @@ import type { UploadLimits } from '../src/messaging/uploads.js';
 export const testSourceInstalls = (): 'on' | 'unsandboxed' =>
   findBubblewrap().missing ? 'unsandboxed' : 'on';
 
-/** A fresh database on the run's PostgreSQL, dropped when the file's tests end. */
-export async function createTestDatabase(): Promise<string> {
+/**
+ * A fresh database on the run's PostgreSQL, dropped when the file's tests end: a copy of the run's
+ * migrated template (the server's migrations then find nothing to do), or `empty` (a test of the
+ * migrations themselves).
+ */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<string> {
   const adminUrl = inject('adminDatabaseUrl');
   const name = `svc_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(
+    options.empty
+      ? `CREATE DATABASE ${name}`
+      : `CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`,
+  );
   await admin.end();
   afterAll(async () => {
     const client = new pg.Client({ connectionString: adminUrl });
