@@ -65,7 +65,7 @@ const codeMappings = () => {
       for (const line of readFileSync('/proc/self/maps', 'utf8').split('\n')) {
         const [range, perms, , , inode] = line.split(/\s+/);
         if (perms !== 'rwxp' || inode !== '0' || !range) continue;
-        const [start, end] = range.split('-').map((hex) => Number.parseInt(hex, 16));
+        const [start = 0, end = 0] = range.split('-').map((hex) => Number.parseInt(hex, 16));
         bytes += end - start;
       }
     } catch {
