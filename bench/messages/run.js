@@ -13,6 +13,7 @@ import {
   runBench,
   startChild,
 } from '../lib/environment.js';
+import { cpuNow, cpuPer } from './cpu.js';
 
 const SERVE = new URL('./serve.js', import.meta.url);
 
@@ -42,6 +43,8 @@ const profileArgs = (name) =>
  * conversation's row, which numbers its events in order).
  */
 let answeredTotal = 0;
+/** The run's database, whose PostgreSQL backends' CPU is counted. */
+let database;
 
 async function accept(url, path, conversations, bearer) {
   let n = 0;
@@ -67,16 +70,30 @@ async function accept(url, path, conversations, bearer) {
   return { reqPerSec: result.requests.average, p99: result.latency.p99, answered: result['2xx'] };
 }
 
-/** svc and the durable baseline in turn, `ROUNDS` times each after a warm-up: the mean rate and p99. */
+/**
+ * svc and the durable baseline in turn, `ROUNDS` times each: the mean rate and p99, and the CPU ms
+ * each accepted request cost the server's process and PostgreSQL.
+ */
 async function acceptInTurns(servers, path, conversations, bearer) {
   const runs = servers.map(() => []);
-  for (const server of servers) await accept(server.url, path, conversations, bearer);
+  // A warm-up each (its requests count for the none-lost check, not for the figures); none in a quick run.
+  if (!QUICK) for (const server of servers) await accept(server.url, path, conversations, bearer);
+  const cpu = servers.map(() => ({ server: 0, postgres: 0, requests: 0 }));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, server] of servers.entries())
-      runs[i].push(await accept(server.url, path, conversations, bearer));
+    for (const [i, server] of servers.entries()) {
+      const before = await cpuNow(server, database);
+      const run = await accept(server.url, path, conversations, bearer);
+      const used = cpuPer(before, await cpuNow(server, database), 1);
+      cpu[i].server += used.server;
+      cpu[i].postgres = used.postgres === null ? null : cpu[i].postgres + used.postgres;
+      cpu[i].requests += run.answered;
+      runs[i].push(run);
+    }
   }
   const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
-  return runs.map((list) => ({
+  return runs.map((list, i) => ({
+    cpuServer: cpu[i].server / cpu[i].requests,
+    cpuPostgres: cpu[i].postgres === null ? null : cpu[i].postgres / cpu[i].requests,
     reqPerSec: mean(list.map((r) => r.reqPerSec)),
     p99: mean(list.map((r) => r.p99)),
     rates: list.map((r) => r.reqPerSec.toFixed(0)).join(', '),
@@ -166,6 +183,7 @@ async function post(url, path, channel) {
 async function main() {
   const admin = await adminDatabaseUrl();
   const databaseUrl = await createDatabase(admin.url, { prefix: 'svc_bench_messages' });
+  database = new URL(databaseUrl).pathname.slice(1);
   const common = {
     DATABASE_URL: databaseUrl,
     SVC_ADMIN_PASSWORD: PASSWORD,
@@ -221,6 +239,13 @@ async function main() {
   );
   printFigure('accepted p99 ms', svcAccept.p99.toFixed(0), durableAccept.p99.toFixed(0));
   printFigure('ratio svc/durable', (svcAccept.reqPerSec / durableAccept.reqPerSec).toFixed(2));
+  const cpuFigure = (run) =>
+    `${run.cpuServer.toFixed(2)} + ${run.cpuPostgres === null ? '?' : run.cpuPostgres.toFixed(2)}`;
+  printFigure(
+    'CPU ms per accepted message, server + PostgreSQL',
+    cpuFigure(svcAccept),
+    cpuFigure(durableAccept),
+  );
   printFigure(
     'accepted messages/s, all in one conversation',
     svcOneConversation.reqPerSec.toFixed(0),
@@ -237,7 +262,11 @@ async function main() {
   );
   printFigure('POST -> reply.completed on SSE p50 ms', percentile(latencies, 50).toFixed(1), '(model: 0 ms)');
   printFigure('POST -> reply.completed on SSE p99 ms', percentile(latencies, 99).toFixed(1), '(model: 0 ms)');
-  printFigure('turns/s, 4 workers, 100 conversations', turns.perSecond.toFixed(1), `${turns.total} turns`);
+  printFigure(
+    `turns/s, 4 workers, ${TURNS.conversations} conversations`,
+    turns.perSecond.toFixed(1),
+    `${turns.total} turns`,
+  );
   // RSS moves in pages and with the allocator; the JS heap (with buffers) is the steadier figure.
   const kb = (bytes) => (bytes / 1024).toFixed(1);
   printFigure('KB of JS heap per open SSE stream', kb(streamMemory.jsEach), kb(bareMemory.jsEach));

@@ -147,6 +147,8 @@ process.on('message', async (question) => {
     process.send({ rss, js: heapUsed + external });
   } else if (question.turns) {
     process.send(await turns(question));
+  } else if (question.cpu) {
+    process.send({ cpu: process.cpuUsage() });
   }
 });
 process.on('SIGTERM', () => process.exit(0));

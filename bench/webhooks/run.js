@@ -12,6 +12,7 @@ import {
   runBench,
   startChild,
 } from '../lib/environment.js';
+import { cpuNow, cpuPer } from './cpu.js';
 
 const SERVE = new URL('./serve.js', import.meta.url);
 
@@ -63,6 +64,8 @@ async function send(url, channel, ts) {
 
 /** Webhooks answered 200 over every accept run, both servers'. */
 let answeredTotal = 0;
+/** The run's database, whose PostgreSQL backends' CPU is counted. */
+let database;
 
 /** Webhooks, each a new message (top level: its own thread) in one of 100 channels, signed as sent. */
 async function accept(url) {
@@ -84,18 +87,33 @@ async function accept(url) {
   if (failed > 0) throw new Error(`${url}: ${failed} failed webhooks of ${result.requests.total}`);
   if (result['2xx'] === 0) throw new Error(`${url}: no webhook was answered`);
   answeredTotal += result['2xx'];
-  return { reqPerSec: result.requests.average, p99: result.latency.p99 };
+  return { reqPerSec: result.requests.average, p99: result.latency.p99, answered: result['2xx'] };
 }
 
-/** svc and the durable baseline in turn, `ROUNDS` times each after a warm-up: the mean rate and p99. */
+/**
+ * svc and the durable baseline in turn, `ROUNDS` times each: the mean rate and p99, and the CPU ms
+ * each accepted request cost the server's process and PostgreSQL.
+ */
 async function acceptInTurns(servers) {
   const runs = servers.map(() => []);
-  for (const server of servers) await accept(server.url);
+  // A warm-up each (its requests count for the none-lost check, not for the figures); none in a quick run.
+  if (!QUICK) for (const server of servers) await accept(server.url);
+  const cpu = servers.map(() => ({ server: 0, postgres: 0, requests: 0 }));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, server] of servers.entries()) runs[i].push(await accept(server.url));
+    for (const [i, server] of servers.entries()) {
+      const before = await cpuNow(server, database);
+      const run = await accept(server.url);
+      const used = cpuPer(before, await cpuNow(server, database), 1);
+      cpu[i].server += used.server;
+      cpu[i].postgres = used.postgres === null ? null : cpu[i].postgres + used.postgres;
+      cpu[i].requests += run.answered;
+      runs[i].push(run);
+    }
   }
   const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
-  return runs.map((list) => ({
+  return runs.map((list, i) => ({
+    cpuServer: cpu[i].server / cpu[i].requests,
+    cpuPostgres: cpu[i].postgres === null ? null : cpu[i].postgres / cpu[i].requests,
     reqPerSec: mean(list.map((r) => r.reqPerSec)),
     p99: mean(list.map((r) => r.p99)),
     rates: list.map((r) => r.reqPerSec.toFixed(0)).join(', '),
@@ -138,6 +156,7 @@ async function roundTrip(url, slack, channel) {
 async function main() {
   const admin = await adminDatabaseUrl();
   const databaseUrl = await createDatabase(admin.url, { prefix: 'svc_bench_webhooks' });
+  database = new URL(databaseUrl).pathname.slice(1);
   const common = {
     DATABASE_URL: databaseUrl,
     SVC_ADMIN_PASSWORD: PASSWORD,
@@ -183,6 +202,13 @@ async function main() {
   );
   printFigure('accepted p99 ms', svcAccept.p99.toFixed(0), durableAccept.p99.toFixed(0));
   printFigure('ratio svc/durable', (svcAccept.reqPerSec / durableAccept.reqPerSec).toFixed(2));
+  const cpuFigure = (run) =>
+    `${run.cpuServer.toFixed(2)} + ${run.cpuPostgres === null ? '?' : run.cpuPostgres.toFixed(2)}`;
+  printFigure(
+    'CPU ms per accepted webhook, server + PostgreSQL',
+    cpuFigure(svcAccept),
+    cpuFigure(durableAccept),
+  );
   printFigure('webhook -> reply at Slack p50 ms', percentile(replied, 50).toFixed(1), '(model: 0 ms)');
   printFigure('webhook -> reply at Slack p99 ms', percentile(replied, 99).toFixed(1), '(model: 0 ms)');
   printFigure('webhook answered (of the above) p50 ms', percentile(answered, 50).toFixed(1));

@@ -130,4 +130,8 @@ async function startDurable() {
 
 const url = mode === 'durable' ? await startDurable() : await startSvc(mode === 'svc-workers');
 process.send({ port: new URL(url).port });
+// The parent asks for this process's CPU time around each accept run.
+process.on('message', (question) => {
+  if (question.cpu) process.send({ cpu: process.cpuUsage() });
+});
 process.on('SIGTERM', () => process.exit(0));
