@@ -155,13 +155,24 @@ export function testAppOptions(pool: pg.Pool, overrides: TestServerOverrides = {
   );
 }
 
+/**
+ * The encryption key of a database's servers: one per database, as the replicas of a deployment
+ * share one (a server refuses to start with another key than its database was set up with).
+ */
+const keys = new Map<string, Buffer>();
+function keyOf(databaseUrl: string): Buffer {
+  const key = keys.get(databaseUrl) ?? randomBytes(32);
+  keys.set(databaseUrl, key);
+  return key;
+}
+
 /** The gateway on a real port over a fresh database, assembled by `startSvc` as `svc server` is. */
 export async function startTestServer(overrides: TestServerOverrides = {}): Promise<TestServer> {
   const databaseUrl = overrides.databaseUrl ?? (await createTestDatabase());
   const svc = await startSvc({
     env: testEnv(overrides),
     databaseUrl,
-    encryptionKey: overrides.encryptionKey ?? randomBytes(32),
+    encryptionKey: overrides.encryptionKey ?? keyOf(databaseUrl),
     embedded: true,
     // Many test files share one PostgreSQL at once.
     poolSize: 10,

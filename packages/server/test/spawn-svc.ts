@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { testSourceInstalls } from './harness.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 
@@ -38,6 +39,8 @@ export function spawnRunWorker(options: {
     SVC_ENCRYPTION_KEY: options.key.toString('hex'),
     SVC_RUN_LEASE_MS: String(options.leaseMs),
     SVC_RUN_CONCURRENCY: '4',
+    // Posted source as the test server installs it: unsandboxed where bubblewrap is missing.
+    SVC_CONNECTOR_SOURCE_INSTALLS: testSourceInstalls(),
     SVC_LOG_LEVEL: 'warn',
   });
 }

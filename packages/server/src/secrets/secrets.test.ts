@@ -307,7 +307,7 @@ describe('reserved references are refused at write time', () => {
 });
 
 describe('a restart', () => {
-  it('with the same key reads the secrets; with another key they do not open', async () => {
+  it('with the same key reads the secrets; with another key the server does not start', async () => {
     const key = randomBytes(32);
     const databaseUrl = await createTestDatabase();
     const first = await startTestServer({ databaseUrl, encryptionKey: key });
@@ -319,8 +319,9 @@ describe('a restart', () => {
     const org = await second.pool.query<{ id: string }>("SELECT id::text FROM orgs WHERE slug = 'default'");
     const ref = { id: org.rows[0]?.id as string, slug: 'default' };
     expect(await resolverOf(second).resolve(ref, '$KEPT')).toBe(CANARY);
-    const wrongKey = await startTestServer({ databaseUrl, encryptionKey: randomBytes(32) });
-    await expect(resolverOf(wrongKey).resolve(ref, '$KEPT')).rejects.toThrow();
+    await expect(startTestServer({ databaseUrl, encryptionKey: randomBytes(32) })).rejects.toThrow(
+      /not the key this database was set up with/,
+    );
   });
 });
 
