@@ -98,8 +98,8 @@ type EnqueueInput = {
     replyTo: ReplyTarget;
     dedupKey: string;
     /**
-     * The version of the platform's row (and its org's) that the call was checked with
-     * (`platformVersionSql`): nothing is queued, `platform_changed`, unless it is still the one.
+     * The version of the platform (its row, its org's and its secrets') that the call was checked
+     * with (`platformVersionSql`): nothing is queued, `platform_changed`, unless it is still that.
      */
     version?: string;
   };
@@ -224,11 +224,16 @@ export async function enqueueMessage(
 }
 
 /**
- * A platform's row version as SQL, of `platform` and `org` (aliases of platforms and orgs): it
- * changes with any change of either row (xmin is the transaction that wrote the row's version).
+ * The version of a platform as SQL, of `platform` and `org` (aliases of platforms and orgs): it
+ * changes with any change of either row, and with any change, addition or deletion of an org
+ * secret whose name is in the platform's config (xmin is the transaction that wrote a row's
+ * version). A name in the config's text that is no reference only makes the version change more
+ * often.
  */
 export const platformVersionSql = (platform: string, org: string) =>
-  `(${platform}.xmin::text || '/' || ${org}.xmin::text)`;
+  `(${platform}.xmin::text || '/' || ${org}.xmin::text || '/' || (
+     SELECT coalesce(string_agg(s.name || ':' || s.xmin::text, ',' ORDER BY s.name), '')
+       FROM org_secrets s WHERE s.org_id = ${platform}.org_id AND strpos(${platform}.config::text, s.name) > 0))`;
 
 /**
  * The plain message in one statement, which PostgreSQL runs as one transaction. It writes only
@@ -238,7 +243,7 @@ export const platformVersionSql = (platform: string, org: string) =>
  * event number; clock_timestamp(), not now(), is read once that row is locked, so the order of
  * created_at is the order in which the messages of a conversation commit. `changed`: the agent's
  * guardrails are not `checked` any more, nothing was written; `platform_changed`: the platform
- * (or its org) is not the version the call was checked with, nothing was written.
+ * (or its org, or its secrets) is not the version the call was checked with, nothing was written.
  */
 async function enqueueInOneStatement(
   pool: Pool,

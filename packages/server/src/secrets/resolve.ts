@@ -25,6 +25,12 @@ export interface SecretResolver {
    * and a row written before that rule existed must not leak them either.
    */
   resolve<T>(org: OrgRef, value: T): Promise<T>;
+  /**
+   * As `resolve`, from org secrets the caller read itself, still sealed (name to `value` column),
+   * without the database: for a caller that keeps what it read and checks, when it writes, that
+   * those rows did not change since (webhooks/platform-hints.ts). Nothing is opened but for now.
+   */
+  resolveSealed<T>(org: OrgRef, value: T, sealed: ReadonlyMap<string, Buffer>): T;
 }
 
 export const secretContext = (orgId: string, name: string) => `org_secret:${orgId}:${name}`;
@@ -39,16 +45,29 @@ export function createSecretResolver(deps: {
   const fromEnv = (org: OrgRef, name: string): string | undefined =>
     !isReservedSecretName(name) && policy.allows(org.slug, name) && env[name] ? env[name] : undefined;
 
+  const wantedOf = (names: string[]) => names.filter((name) => !isReservedSecretName(name));
+
   async function values(org: OrgRef, names: string[]): Promise<Map<string, string>> {
-    const wanted = names.filter((name) => !isReservedSecretName(name));
-    const found = new Map<string, string>();
-    if (wanted.length === 0) return found;
+    const wanted = wantedOf(names);
+    if (wanted.length === 0) return new Map();
     const { rows } = await pool.query<{ name: string; value: Buffer }>(
       'SELECT name, value FROM org_secrets WHERE org_id = $1 AND name = ANY ($2)',
       [org.id, wanted],
     );
-    for (const row of rows)
-      found.set(row.name, unseal(encryptionKey, row.value, secretContext(org.id, row.name)));
+    return opened(
+      org,
+      wanted,
+      rows.map((row): [string, Buffer] => [row.name, row.value]),
+    );
+  }
+
+  /** The values of `wanted`: each sealed row opened, the environment's where the org has none. */
+  function opened(org: OrgRef, wanted: string[], sealed: Iterable<[string, Buffer]>): Map<string, string> {
+    const found = new Map<string, string>();
+    const names = new Set(wanted);
+    for (const [name, value] of sealed) {
+      if (names.has(name)) found.set(name, unseal(encryptionKey, value, secretContext(org.id, name)));
+    }
     for (const name of wanted) {
       const value = found.has(name) ? undefined : fromEnv(org, name);
       if (value !== undefined) found.set(name, value);
@@ -65,6 +84,12 @@ export function createSecretResolver(deps: {
     return value;
   }
 
+  function resolved<T>(value: T, names: string[], found: Map<string, string>): T {
+    const missing = names.filter((name) => !found.has(name));
+    if (missing.length > 0) throw new SecretMissingError(missing);
+    return substitute(value, found) as T;
+  }
+
   return {
     async available(org) {
       const { rows } = await pool.query<{ name: string }>('SELECT name FROM org_secrets WHERE org_id = $1', [
@@ -76,10 +101,11 @@ export function createSecretResolver(deps: {
     },
     async resolve(org, value) {
       const names = [...new Set(findSecretReferences(value).map((ref) => ref.variable))];
-      const found = await values(org, names);
-      const missing = names.filter((name) => !found.has(name));
-      if (missing.length > 0) throw new SecretMissingError(missing);
-      return substitute(value, found) as typeof value;
+      return resolved(value, names, await values(org, names));
+    },
+    resolveSealed(org, value, sealed) {
+      const names = [...new Set(findSecretReferences(value).map((ref) => ref.variable))];
+      return resolved(value, names, opened(org, wantedOf(names), sealed));
     },
   };
 }

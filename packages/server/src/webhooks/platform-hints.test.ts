@@ -6,9 +6,10 @@ import { enqueueMessage } from '../messaging/queries.js';
 import { versionedPlatform } from './platform-hints.js';
 
 /**
- * A webhook call is checked under its platform as last read, without reading it again, and its
- * message is inserted only while the platform's row is still that version: a platform changed or
- * deleted since is read anew, and the call checked again under it.
+ * A webhook call is checked under its platform as last read, with its secrets as last read (sealed),
+ * without reading either again, and its message is inserted only while the platform, its org and
+ * those secrets are still that version: changed or deleted since, they are read anew, and the call
+ * checked again under them.
  */
 
 const SECRETS = {
@@ -76,6 +77,34 @@ describe('a platform as last read', () => {
     // Changed back, the last one read is stale again: the old secret is taken once more.
     const back = await fromSlack('chat-team-chat', SECRETS.SLACK_SIGNING_SECRET, 'C0HINTS', 'back again');
     expect(back).toMatchObject({ status: 200, body: { queued: 1 } });
+  });
+
+  it('its secret changed or deleted since: checked with the secret as it is now', async () => {
+    expect((await fromSlack('chat-team-chat', SECRETS.SLACK_SIGNING_SECRET)).body).toMatchObject({
+      queued: 1,
+    });
+    const put = (value: string) =>
+      server.call('PUT', '/api/default/secrets/SLACK_SIGNING_SECRET', { body: { value } });
+    expect((await put('rotated-signing-secret')).status).toBeLessThan(300);
+    try {
+      const old = await fromSlack('chat-team-chat', SECRETS.SLACK_SIGNING_SECRET, 'C0ROT', 'old secret');
+      expect(old).toMatchObject({ status: 401, body: { code: 'webhook_signature_invalid' } });
+      const rotated = await fromSlack('chat-team-chat', 'rotated-signing-secret', 'C0ROT', 'new secret');
+      expect(rotated).toMatchObject({ status: 200, body: { queued: 1 } });
+      // Deleted: the sealed copy last read no longer checks anything.
+      expect((await server.call('DELETE', '/api/default/secrets/SLACK_SIGNING_SECRET')).status).toBeLessThan(
+        300,
+      );
+      const gone = await fromSlack('chat-team-chat', 'rotated-signing-secret', 'C0ROT', 'no secret');
+      expect(gone).toMatchObject({ status: 503, body: { code: 'secret_missing' } });
+      expect(await stored('old secret')).toBe(0);
+      expect(await stored('no secret')).toBe(0);
+    } finally {
+      await put(SECRETS.SLACK_SIGNING_SECRET);
+    }
+    expect((await fromSlack('chat-team-chat', SECRETS.SLACK_SIGNING_SECRET)).body).toMatchObject({
+      queued: 1,
+    });
   });
 
   it('deleted since: 404, nothing queued', async () => {

@@ -41,11 +41,18 @@ async function platformWithSecrets(options: WebhookRouteOptions, stableId: strin
   return { platform, config: await resolvedConfig(options, platform) };
 }
 
-/** The platform's config with the secret references resolved now, or a 503 problem. */
-async function resolvedConfig(options: WebhookRouteOptions, platform: PlatformTarget) {
+/**
+ * The platform's config with the secret references resolved (from the sealed secrets read with a
+ * versioned platform, else from the database now), or a 503 problem.
+ */
+async function resolvedConfig(options: WebhookRouteOptions, platform: PlatformTarget | VersionedPlatform) {
   const stableId = platform.stableId;
   try {
-    return (await options.secrets.resolve(platform.org, platform.config)) as Record<string, string>;
+    const config =
+      'sealed' in platform
+        ? options.secrets.resolveSealed(platform.org, platform.config, platform.sealed)
+        : await options.secrets.resolve(platform.org, platform.config);
+    return config as Record<string, string>;
   } catch (error) {
     if (!(error instanceof SecretMissingError)) throw error;
     // Names only: the caller is whoever reaches the URL, and learns nothing more than what to set.
@@ -212,7 +219,7 @@ export function webhookRoutes(options: WebhookRouteOptions, announcer: Announcer
           }
           return { ok: true as const, queued, duplicates, ignored: inbound.ignored + ignored };
         };
-        // As last read: no read of the platform; the insert checks that it is still that version.
+        // As last read: no read of the platform or its secrets; the insert checks they are still those.
         const hinted = hints.get(stableId);
         if (hinted) {
           try {
