@@ -33,6 +33,7 @@ import { actionRoutes } from './runs/action-routes.js';
 import { createRunMetrics } from './runs/metrics.js';
 import { runRoutes } from './runs/routes.js';
 import {
+  DEFAULT_RUN_CONCURRENCY,
   type RunWorkerOptions,
   type RunWorkers,
   runWorkerSettings,
@@ -374,7 +375,10 @@ export async function startSvc(settings: SvcSettings): Promise<RunningSvc> {
       http,
       turns,
       runs,
-      concurrency: { turns: turnConcurrency, runs: runs ? (runSettings?.concurrency ?? 4) : 0 },
+      concurrency: {
+        turns: turnConcurrency,
+        runs: runs ? (runSettings?.concurrency ?? DEFAULT_RUN_CONCURRENCY) : 0,
+      },
       close,
     };
   } catch (error) {

@@ -17,7 +17,7 @@ export interface ServerSettings {
   env: Record<string, string | undefined>;
   /** Lines meant for the person who started the server (URLs, the first admin password). */
   announce?: (line: string) => void;
-  /** Agent turns this process runs at once (default 4); `false`: HTTP only (`--no-workers`). */
+  /** Agent turns this process runs at once (default `DEFAULT_TURN_CONCURRENCY`); `false`: HTTP only (`--no-workers`). */
   workers?: number | false;
 }
 

@@ -45,6 +45,9 @@ export interface RunWorkerOptions {
   retentionDays?: number;
 }
 
+/** Runs one process executes at once unless told otherwise (SVC_RUN_CONCURRENCY). */
+export const DEFAULT_RUN_CONCURRENCY = 4;
+
 export const DEFAULT_RUN_LIMITS: SandboxLimits = { timeoutMs: 15 * 60_000, memoryMb: 512 };
 
 export const DEFAULT_RUN_RETENTION_DAYS = 30;
@@ -104,7 +107,7 @@ export interface RunWorkers {
  */
 export async function startRunWorkers(options: RunWorkerOptions): Promise<RunWorkers> {
   const leaseMs = options.leaseMs ?? 30_000;
-  const concurrency = options.concurrency ?? 4;
+  const concurrency = options.concurrency ?? DEFAULT_RUN_CONCURRENCY;
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const running = new Map<string, { run: ClaimedRun; stop: AbortController; done: Promise<void> }>();
   const sandboxes = createSandboxPool(options.limits ?? DEFAULT_RUN_LIMITS);
