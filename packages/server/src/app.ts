@@ -275,7 +275,7 @@ export interface RunningSvc {
   concurrency: { turns: number; runs: number };
   /**
    * Stops the workers (running turns get `graceMs` to finish, then are handed back), then the
-   * app (in-flight requests finish), then closes the pool.
+   * app (in-flight requests finish), then closes the pool. A second call waits for the first.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -309,10 +309,15 @@ export async function startSvc(settings: SvcSettings): Promise<RunningSvc> {
   let http: RunningSvc['http'] = null;
   let turns: TurnWorkers | null = null;
   let runs: RunWorkers | null = null;
-  const close = async (graceMs?: number) => {
-    await Promise.all([turns?.close(graceMs), runs?.close(graceMs)]);
-    await http?.app.close();
-    await pool.end();
+  // Once: a second call (a test's own, then its afterAll) waits for the first.
+  let closed: Promise<void> | null = null;
+  const close = (graceMs?: number) => {
+    closed ??= (async () => {
+      await Promise.all([turns?.close(graceMs), runs?.close(graceMs)]);
+      await http?.app.close();
+      await pool.end();
+    })();
+    return closed;
   };
   try {
     const applied = await migrate(pool);
