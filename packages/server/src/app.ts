@@ -235,8 +235,11 @@ export type TurnWorkerSettings = Partial<
   Omit<TurnWorkerOptions, 'pool' | 'secrets' | 'env' | 'log' | 'metrics' | 'egress'>
 >;
 
-/** What a caller may change of the connector-run workers' defaults (read from the environment). */
-export type RunWorkerSettings = Partial<Omit<RunWorkerOptions, 'pool' | 'encryptionKey' | 'log' | 'metrics'>>;
+/**
+ * What a caller may change of the connector-run workers' defaults (read from the environment);
+ * `metrics`, where a test reads them (default: on the app's or the process's registry).
+ */
+export type RunWorkerSettings = Partial<Omit<RunWorkerOptions, 'pool' | 'encryptionKey' | 'log'>>;
 
 export interface SvcSettings {
   /** The deployment's environment: every default not given below is read from it. */
@@ -368,8 +371,8 @@ export async function startSvc(settings: SvcSettings): Promise<RunningSvc> {
         pool,
         encryptionKey,
         log,
-        metrics: createRunMetrics(registry),
         ...runSettings,
+        metrics: runSettings.metrics ?? createRunMetrics(registry),
       });
     }
     return {

@@ -66,6 +66,9 @@ export interface TestServer {
   app: App;
   url: string;
   pool: pg.Pool;
+  /** Its database and environment, for workers started beside it (test/runtime.ts). */
+  databaseUrl: string;
+  env: Env;
   /** What the app was built with: tests reach the secret resolver through it. */
   options: AppOptions;
   routes: () => RegisteredRoute[];
@@ -169,8 +172,9 @@ function keyOf(databaseUrl: string): Buffer {
 /** The gateway on a real port over a fresh database, assembled by `startSvc` as `svc server` is. */
 export async function startTestServer(overrides: TestServerOverrides = {}): Promise<TestServer> {
   const databaseUrl = overrides.databaseUrl ?? (await createTestDatabase());
+  const env = testEnv(overrides);
   const svc = await startSvc({
-    env: testEnv(overrides),
+    env,
     databaseUrl,
     encryptionKey: overrides.encryptionKey ?? keyOf(databaseUrl),
     embedded: true,
@@ -191,6 +195,8 @@ export async function startTestServer(overrides: TestServerOverrides = {}): Prom
     app,
     url,
     pool: svc.pool,
+    databaseUrl,
+    env,
     options,
     routes,
     async call(method, path, options = {}) {

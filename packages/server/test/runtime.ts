@@ -2,35 +2,46 @@
  * Test helpers for the connector runtime: run workers on a test server's database, the spec's
  * Run fields, and a list read to its last page.
  */
-import pino from 'pino';
 import { expect } from 'vitest';
-import {
-  DEFAULT_RUN_LIMITS,
-  type RunWorkerOptions,
-  type RunWorkers,
-  startRunWorkers,
-} from '../src/runs/worker.js';
+import { type RunWorkerSettings, startSvc } from '../src/app.js';
+import { DEFAULT_RUN_LIMITS, type RunWorkers } from '../src/runs/worker.js';
 import { type TestServer, testSourceInstalls } from './harness.js';
 
-/** Run workers on `server`'s database: quiet, polling every 100 ms; `options` override. */
-export function startTestRunWorkers(
+/**
+ * Run workers on `server`'s database as `svc worker` starts them (`startSvc`, connector runs only,
+ * on a small pool of their own, with the server's key and environment): quiet, polling every
+ * 100 ms; `options` override.
+ */
+export async function startTestRunWorkers(
   server: TestServer,
-  options: Partial<RunWorkerOptions> = {},
+  options: RunWorkerSettings = {},
 ): Promise<RunWorkers> {
-  return startRunWorkers({
-    pool: server.pool,
+  const svc = await startSvc({
+    env: server.env,
+    databaseUrl: server.databaseUrl,
     encryptionKey: server.options.encryptionKey,
-    log: pino({ level: 'silent' }),
-    pollMs: 100,
-    ...options,
-    // The test's own limits, with what its children may reach and run in as the server's.
-    limits: {
-      ...DEFAULT_RUN_LIMITS,
-      egress: server.options.egress.policy,
-      unsandboxedSource: testSourceInstalls() === 'unsandboxed',
-      ...options.limits,
+    poolSize: 4,
+    turns: false,
+    runs: {
+      pollMs: 100,
+      ...options,
+      // The test's own limits, with what its children may reach and run in as the server's.
+      limits: {
+        ...DEFAULT_RUN_LIMITS,
+        egress: server.options.egress.policy,
+        unsandboxedSource: testSourceInstalls() === 'unsandboxed',
+        ...options.limits,
+      },
     },
   });
+  const runs = svc.runs;
+  if (!runs) throw new Error('startTestRunWorkers: concurrency 0 starts no run worker');
+  return {
+    get running() {
+      return runs.running;
+    },
+    close: (graceMs) => svc.close(graceMs),
+  };
 }
 
 /** The spec's Run record, as the API names its fields. */
