@@ -82,6 +82,8 @@ describe('races (a concurrent transaction commits while a request runs)', () => 
     const other = await server.pool.connect();
     try {
       await other.query('BEGIN');
+      // The test server wrote its own key's at start: the other replica is the first here.
+      await other.query("DELETE FROM deployment WHERE key = 'encryption_key_fingerprint'");
       await other.query(
         "INSERT INTO deployment (key, value) VALUES ('encryption_key_fingerprint', 'fingerprint-of-another-key')",
       );
