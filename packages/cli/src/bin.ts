@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { DEFAULT_TURN_CONCURRENCY } from '@svc/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { type ApplyFlags, applyCommand } from './apply/command.js';
 import { action, applyIo, secretsIo, terminalIo } from './io.js';
@@ -24,7 +25,7 @@ program
     process.env.SVC_LOG_LEVEL || 'info',
   )
   .option('--no-workers', 'serve HTTP only; agent turns run in `svc worker` processes')
-  .option('--concurrency <n>', 'agent turns this process runs at once', parseTurnConcurrency, 4)
+  .addOption(turnConcurrencyOption())
   .action(async (options) => (await import('./server.js')).serverCommand(options));
 
 program
@@ -32,7 +33,7 @@ program
   .description(
     "run agent turns and connector runs, on the servers' database (DATABASE_URL, SVC_ENCRYPTION_KEY)",
   )
-  .option('--concurrency <n>', 'agent turns this process runs at once', parseTurnConcurrency, 4)
+  .addOption(turnConcurrencyOption())
   .addOption(
     new Option('--metrics-port <port>', 'serve GET /metrics and /healthz on this port (default: none)')
       .env('SVC_WORKER_METRICS_PORT')
@@ -231,10 +232,20 @@ function parseConcurrency(value: string): number {
   return n;
 }
 
+/** No default here: the server's (DEFAULT_TURN_CONCURRENCY) applies, the same for every caller. */
+function turnConcurrencyOption(): Option {
+  return new Option(
+    '--concurrency <n>',
+    `agent turns this process runs at once (default ${DEFAULT_TURN_CONCURRENCY})`,
+  )
+    .env('SVC_TURN_CONCURRENCY')
+    .argParser(parseTurnConcurrency);
+}
+
 function parseTurnConcurrency(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 256)
-    throw new InvalidArgumentError('must be a whole number from 1 to 256');
+  if (!Number.isInteger(n) || n < 1 || n > 10_000)
+    throw new InvalidArgumentError('must be a whole number from 1 to 10000');
   return n;
 }
 

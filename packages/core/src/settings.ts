@@ -290,3 +290,10 @@ export type AgentConfig = z.infer<typeof agentConfigSchema>;
 /** A PATCH body: a key present replaces that setting, `null` clears it, an absent key is untouched. */
 export const agentConfigPatchSchema = agentConfigSchema.partial();
 export type AgentConfigPatch = z.infer<typeof agentConfigPatchSchema>;
+
+/**
+ * Agent turns one process runs at once unless told otherwise (`--concurrency`,
+ * `SVC_TURN_CONCURRENCY`). A turn waits on its model for seconds and holds no database connection
+ * meanwhile, so what bounds it is memory: see the README's "How many turns a process runs".
+ */
+export const DEFAULT_TURN_CONCURRENCY = 500;

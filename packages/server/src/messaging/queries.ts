@@ -4,7 +4,7 @@ import { rollback, transaction } from '../db/transaction.js';
 import type { ReplyTarget } from '../outbox/queue.js';
 import { type Announcer, appendEvent } from '../turns/events.js';
 import { guardInput } from '../turns/guardrails.js';
-import type { TurnProblem } from '../turns/queue.js';
+import type { TurnProblem } from '../turns/turn.js';
 import {
   paymentParams,
   paymentSql,

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
-import { eventsAfter, type StoredEvent } from '../turns/events.js';
+import { eventsAfterMany, type StoredEvent } from '../turns/events.js';
 import type { ConversationHub } from '../turns/hub.js';
 
 export interface StreamTimings {
@@ -22,19 +22,27 @@ interface OpenStream {
   conversationId: string;
   /** The last event id sent. */
   position(): number;
-  wake(): void;
+  /** Writing is waiting for the client to read (its socket's backpressure): not read for meanwhile. */
+  busy(): boolean;
+  /** Sends the events after its position (given oldest first). */
+  deliver(events: StoredEvent[]): void;
   end(): void;
 }
 
+/** Events read for one conversation at most per read, however far behind a stream is. */
+const READ_LIMIT = 500;
+
 /**
- * The event streams of this process. An idle stream costs no query: it reads only when woken by a
- * notification (LISTEN/NOTIFY, through the hub), and when the listener comes back after a gap
- * (the hub wakes every stream, which reads from its last id). What a notification cannot cover
- * is one never sent: the replica that committed an event died before announcing it, or its
- * announcement failed. For that, one query per sweep compares each open conversation's last
- * event number with what its streams have sent, and wakes those behind: one query per process
- * whatever the number of streams, every `sweepMs` (15 s, the ping interval: a lost notification
- * is rare, and late by at most that), every `pollMs` (2 s) while the listener is down.
+ * The event streams of this process. An idle stream costs no query: it is read for only when
+ * woken by a notification (LISTEN/NOTIFY, through the hub), and when the listener comes back
+ * after a gap (the hub wakes every stream, which reads from its last id). Streams woken together
+ * are read for together: one query for all of them (500 conversations streaming a reply each
+ * cost one query per batch of deltas, not 500). What a notification cannot cover is one never
+ * sent: the replica that committed an event died before announcing it, or its announcement
+ * failed. For that, one query per sweep compares each open conversation's last event number with
+ * what its streams have sent, and wakes those behind: one query per process whatever the number
+ * of streams, every `sweepMs` (15 s, the ping interval: a lost notification is rare, and late by
+ * at most that), every `pollMs` (2 s) while the listener is down.
  */
 export interface Streams {
   open(reply: FastifyReply, conversationId: string, afterSeq: number): void;
@@ -53,6 +61,56 @@ export function createStreams(
   let lastSweep = 0;
   let sweeping = false;
 
+  // Streams to read for, and the one read under way (one at a time: a wake-up during it is kept
+  // for the next, so that no event committed meanwhile is missed).
+  const due = new Set<OpenStream>();
+  let reading = false;
+  let scheduled = false;
+  let retry: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    if (scheduled || reading || retry) return;
+    scheduled = true;
+    setImmediate(() => void readDue());
+  };
+  const wake = (stream: OpenStream) => {
+    if (!streams.has(stream)) return;
+    due.add(stream);
+    schedule();
+  };
+  const readDue = async () => {
+    scheduled = false;
+    const batch = [...due].filter((stream) => !stream.busy());
+    if (batch.length === 0) return;
+    for (const stream of batch) due.delete(stream);
+    reading = true;
+    try {
+      const after = new Map<string, number>();
+      for (const stream of batch) {
+        const position = stream.position();
+        after.set(stream.conversationId, Math.min(after.get(stream.conversationId) ?? position, position));
+      }
+      const found = await eventsAfterMany(deps.pool, after, READ_LIMIT);
+      for (const stream of batch) {
+        if (!streams.has(stream)) continue;
+        const events = found.get(stream.conversationId) ?? [];
+        const fresh = events.filter((event) => event.seq > stream.position());
+        if (fresh.length > 0) stream.deliver(fresh);
+        // A full page: more may be behind it.
+        if (events.length === READ_LIMIT) due.add(stream);
+      }
+    } catch {
+      // The database is away: without a poll, nothing else would wake these streams for it.
+      for (const stream of batch) if (streams.has(stream)) due.add(stream);
+      retry = setTimeout(() => {
+        retry = undefined;
+        schedule();
+      }, pollMs);
+    } finally {
+      reading = false;
+      if (due.size > 0) schedule();
+    }
+  };
+
   const sweep = async () => {
     sweeping = true;
     lastSweep = Date.now();
@@ -64,7 +122,7 @@ export function createStreams(
       );
       const last = new Map(rows.map((row) => [row.id, Number(row.last_seq)]));
       for (const stream of streams) {
-        if ((last.get(stream.conversationId) ?? 0) > stream.position()) stream.wake();
+        if ((last.get(stream.conversationId) ?? 0) > stream.position()) wake(stream);
       }
     } catch {
       // The database is away: the next tick tries again.
@@ -84,9 +142,11 @@ export function createStreams(
       ticker = setInterval(tick, Math.min(pollMs, sweepMs));
       ticker.unref();
     }
+    wake(stream);
   };
   const untrack = (stream: OpenStream) => {
     streams.delete(stream);
+    due.delete(stream);
     if (streams.size === 0) {
       clearInterval(ticker);
       ticker = undefined;
@@ -95,11 +155,11 @@ export function createStreams(
 
   return {
     open(reply, conversationId, afterSeq) {
-      openStream(reply, deps, conversationId, afterSeq, {
+      openStream(reply, deps.hub, conversationId, afterSeq, {
         pingMs: timings.pingMs ?? 15_000,
-        retryMs: pollMs,
         track,
         untrack,
+        wake,
       });
     },
     endAll() {
@@ -117,14 +177,14 @@ export function createStreams(
  */
 function openStream(
   reply: FastifyReply,
-  deps: { pool: Pool; hub: ConversationHub },
+  hub: ConversationHub,
   conversationId: string,
   afterSeq: number,
   options: {
     pingMs: number;
-    retryMs: number;
     track: (stream: OpenStream) => void;
     untrack: (stream: OpenStream) => void;
+    wake: (stream: OpenStream) => void;
   },
 ): void {
   const res = reply.raw;
@@ -140,70 +200,40 @@ function openStream(
   res.write('retry: 1000\n\n');
 
   let last = afterSeq;
-  let reading = false;
-  let again = false;
   let ended = false;
-  let retry: NodeJS.Timeout | undefined;
+  let waiting = false;
 
-  const writeAll = async (text: string) => {
-    if (res.write(text)) return;
-    // Whichever comes first: a client that leaves while we wait must not hold this reader forever.
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        res.off('drain', done);
-        res.off('close', done);
-        resolve();
-      };
-      res.once('drain', done);
-      res.once('close', done);
-    });
-  };
-  const read = async (): Promise<void> => {
-    if (ended) return;
-    if (reading) {
-      again = true;
-      return;
-    }
-    reading = true;
-    clearTimeout(retry);
-    try {
-      for (;;) {
-        const events = await eventsAfter(deps.pool, conversationId, last);
-        if (ended || events.length === 0) break;
-        await writeAll(events.map(frame).join(''));
-        last = (events.at(-1) as StoredEvent).seq;
-      }
-    } catch {
-      // The database is away: without a poll, nothing else would wake this stream for it.
-      if (!ended) retry = setTimeout(() => void read(), options.retryMs);
-    } finally {
-      reading = false;
-      if (again) {
-        again = false;
-        void read();
-      }
-    }
-  };
-
-  const unsubscribe = deps.hub.subscribe(conversationId, () => void read());
+  const unsubscribe = hub.subscribe(conversationId, () => options.wake(stream));
   const ping = setInterval(() => res.write(': ping\n\n'), options.pingMs);
   const stream: OpenStream = {
     conversationId,
     position: () => last,
-    wake: () => void read(),
+    busy: () => waiting,
+    deliver(events) {
+      last = (events.at(-1) as StoredEvent).seq;
+      if (res.write(events.map(frame).join(''))) return;
+      // Read for again once the client has read this (or left): whatever came meanwhile is stored.
+      waiting = true;
+      const done = () => {
+        res.off('drain', done);
+        res.off('close', done);
+        waiting = false;
+        options.wake(stream);
+      };
+      res.once('drain', done);
+      res.once('close', done);
+    },
     end: () => {
       if (ended) return;
       ended = true;
       unsubscribe();
       clearInterval(ping);
-      clearTimeout(retry);
       options.untrack(stream);
       res.end();
     },
   };
-  options.track(stream);
   res.on('close', stream.end);
-  void read();
+  options.track(stream);
 }
 
 /** `Last-Event-ID` (a reconnecting EventSource sends it) or `?after=`: the last id the client has. */

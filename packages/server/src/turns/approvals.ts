@@ -1,19 +1,9 @@
-import type { ModelMessage } from 'ai';
 import type { Pool, PoolClient } from 'pg';
 import { rollback, transaction } from '../db/transaction.js';
 import { visibleTo } from '../messaging/visibility.js';
 import { appendEvent, WORK_CHANNEL } from './events.js';
-import { type ClaimedTurn, EXPIRE_APPROVALS_LOCK, reaperTurn, whileLeased } from './queue.js';
-
-/** What a paused turn keeps, to go on from where the model stopped. */
-export interface TurnState {
-  /** "provider/model" that asked: the resumed turn goes on with it. */
-  model: string;
-  /** The model's messages of this turn, history and message included, up to the pause. */
-  messages: ModelMessage[];
-  /** Reply text streamed before the pause. */
-  text: string;
-}
+import { EXPIRE_APPROVALS_LOCK, reaperTurn } from './queue.js';
+import { type ClaimedTurn, type TurnState, whileLeased } from './turn.js';
 
 export interface ApprovalRequest {
   sdkApprovalId: string;
@@ -77,14 +67,22 @@ export async function pauseTurn(
         ],
       );
       const approval = rows[0] as { id: string; expires_at: Date };
-      await appendEvent(client, turn.conversationId, turn.id, 'approval.requested', {
-        messageId: turn.id,
-        approvalId: approval.id,
-        toolCallId: request.toolCallId,
-        tool: request.tool,
-        input: request.input ?? null,
-        expiresAt: approval.expires_at.toISOString(),
-      });
+      await appendEvent(
+        client,
+        turn.conversationId,
+        turn.id,
+        'approval.requested',
+        {
+          messageId: turn.id,
+          approvalId: approval.id,
+          toolCallId: request.toolCallId,
+          tool: request.tool,
+          input: request.input ?? null,
+          expiresAt: approval.expires_at.toISOString(),
+        },
+        // Announced by the caller after commit (EventWriter.announce).
+        { notify: false },
+      );
     }
   });
 }

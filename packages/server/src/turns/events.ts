@@ -55,29 +55,38 @@ export async function appendEvent(
   return Number(rows[0]?.seq);
 }
 
-/** Events after `afterSeq`, oldest first, at most `limit`. */
-export async function eventsAfter(
+/**
+ * Events of many conversations at once, each after its own position, at most `limit` each, oldest
+ * first: what the event streams of a process read in one query when many are woken together.
+ */
+export async function eventsAfterMany(
   client: Pick<PoolClient, 'query'>,
-  conversationId: string,
-  afterSeq: number,
-  limit = 500,
-): Promise<StoredEvent[]> {
+  after: Map<string, number>,
+  limit: number,
+): Promise<Map<string, StoredEvent[]>> {
   const { rows } = await client.query<{
+    conversation_id: string;
     seq: string;
     type: ConversationEventType;
     message_id: string | null;
     data: Record<string, unknown>;
   }>(
-    `SELECT seq, type, message_id, data FROM conversation_events
-      WHERE conversation_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-    [conversationId, afterSeq, limit],
+    `SELECT w.id AS conversation_id, e.seq, e.type, e.message_id, e.data
+       FROM unnest($1::uuid[], $2::bigint[]) WITH ORDINALITY AS w(id, after, n)
+      CROSS JOIN LATERAL (
+        SELECT seq, type, message_id, data FROM conversation_events
+         WHERE conversation_id = w.id AND seq > w.after ORDER BY seq LIMIT $3
+      ) e
+      ORDER BY w.n, e.seq`,
+    [[...after.keys()], [...after.values()], limit],
   );
-  return rows.map((row) => ({
-    seq: Number(row.seq),
-    type: row.type,
-    messageId: row.message_id,
-    data: row.data,
-  }));
+  const found = new Map<string, StoredEvent[]>();
+  for (const row of rows) {
+    const list = found.get(row.conversation_id) ?? [];
+    found.set(row.conversation_id, list);
+    list.push({ seq: Number(row.seq), type: row.type, messageId: row.message_id, data: row.data });
+  }
+  return found;
 }
 
 /**

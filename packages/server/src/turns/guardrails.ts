@@ -1,5 +1,5 @@
 import type { AgentConfig } from '@svc/core';
-import type { TurnProblem } from './queue.js';
+import type { TurnProblem } from './turn.js';
 
 type Guardrails = NonNullable<AgentConfig['guardrails']>;
 

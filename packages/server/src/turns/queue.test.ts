@@ -1,13 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
-import {
-  type ClaimedTurn,
-  claimTurn,
-  completeTurn,
-  extendLease,
-  LeaseLostError,
-  reapLapsedTurns,
-} from './queue.js';
+import { claimTurn, completeTurn, extendLeases, reapLapsedTurns } from './queue.js';
+import { type ClaimedTurn, LeaseLostError } from './turn.js';
 
 /**
  * The queue's rules, one statement at a time and with no workers running: a lapsed lease fences
@@ -60,7 +54,7 @@ describe('the turn queue', () => {
     expect(await reapLapsedTurns(server.pool, 3)).toEqual({ requeued: 1, failed: 0 });
     const fresh = await claim(id, 60_000);
     expect(fresh.leaseToken).toBe(stale.leaseToken + 1);
-    expect(await extendLease(server.pool, stale, 60_000)).toBe(false);
+    expect(await extendLeases(server.pool, [stale, fresh], 60_000)).toEqual(new Set([fresh.id]));
     await expect(
       completeTurn(server.pool, stale, {
         reply: 'stale',

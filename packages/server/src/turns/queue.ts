@@ -1,41 +1,24 @@
 import type { Pool, PoolClient } from 'pg';
-import { rollback, transaction, whileFenced } from '../db/transaction.js';
+import { rollback, transaction } from '../db/transaction.js';
 import { queueReply, type ReplyTarget } from '../outbox/queue.js';
-import type { TurnState } from './approvals.js';
 import { appendEvent, WORK_CHANNEL } from './events.js';
 import type { Item } from './items.js';
-
-/** A message a worker holds: `leaseToken` fences every write it makes. */
-export interface ClaimedTurn {
-  id: string;
-  conversationId: string;
-  orgId: string;
-  agentId: string;
-  content: string;
-  leaseToken: number;
-  attempts: number;
-  /** Where a turn paused for approvals stopped; null for a new turn. */
-  state: TurnState | null;
-  /** Where the reply goes when the message came through a chat platform's webhook. */
-  replyTo: ReplyTarget | null;
-}
-
-export interface TurnProblem {
-  code: string;
-  detail: string;
-}
+import { type ClaimedTurn, type TurnProblem, type TurnState, whileLeased } from './turn.js';
 
 /**
- * Claims the oldest queued message of a conversation that has no turn running or waiting, in one
- * statement: the attempt is counted and the fencing token raised as it is taken. Messages of one
- * conversation are taken one at a time, in order; the unique index on active turns backs that
- * rule up (a claim that would break it answers `contended`, and the worker looks again).
+ * Claims up to `limit` queued messages, each the oldest of a conversation that has no turn running
+ * or waiting, in one statement: the attempt is counted and the fencing token raised as each is
+ * taken. Messages of one conversation are taken one at a time, in order; the unique index on
+ * active turns backs that rule up (a claim that would break it answers `contended`, and the
+ * worker looks again). A process with room for hundreds of turns takes them in a few statements,
+ * not one round trip each; other processes skip the rows it holds (SKIP LOCKED).
  */
-export async function claimTurn(
+export async function claimTurns(
   pool: Pool,
   workerId: string,
   leaseMs: number,
-): Promise<ClaimedTurn | 'contended' | null> {
+  limit: number,
+): Promise<ClaimedTurn[] | 'contended'> {
   try {
     const { rows } = await pool.query<{
       id: string;
@@ -57,7 +40,7 @@ export async function claimTurn(
             AND NOT EXISTS (SELECT 1 FROM messages e WHERE e.conversation_id = m.conversation_id
                               AND e.status = 'queued' AND (e.created_at, e.id) < (m.created_at, m.id))
           ORDER BY m.created_at, m.id
-          LIMIT 1
+          LIMIT $3
           FOR UPDATE SKIP LOCKED
        )
        UPDATE messages m
@@ -68,11 +51,9 @@ export async function claimTurn(
         WHERE m.id = c.id
        RETURNING m.id, m.conversation_id, m.org_id, m.agent_id, m.content, m.lease_token, m.attempts, m.turn_state,
                  m.platform_stable_id, m.reply_to`,
-      [workerId, leaseMs],
+      [workerId, leaseMs, limit],
     );
-    const row = rows[0];
-    if (!row) return null;
-    return {
+    return rows.map((row) => ({
       id: row.id,
       conversationId: row.conversation_id,
       orgId: String(row.org_id),
@@ -83,51 +64,46 @@ export async function claimTurn(
       state: row.turn_state,
       replyTo:
         row.platform_stable_id && row.reply_to ? { stableId: row.platform_stable_id, ...row.reply_to } : null,
-    };
+    }));
   } catch (error) {
-    // Another worker started this conversation's turn between our snapshot and our write.
+    // Another worker started one of these conversations' turns between our snapshot and our write.
     if ((error as { code?: string }).code === '23505') return 'contended';
     throw error;
   }
 }
 
-/** Extends the lease; false when the turn is no longer this worker's (the caller must stop). */
-export async function extendLease(pool: Pool, turn: ClaimedTurn, leaseMs: number): Promise<boolean> {
-  const { rowCount } = await pool.query(
-    `UPDATE messages SET lease_expires_at = now() + make_interval(secs => $3 / 1000.0)
-      WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
-    [turn.id, turn.leaseToken, leaseMs],
-  );
-  return rowCount === 1;
-}
-
-export class LeaseLostError extends Error {
-  constructor(messageId: string) {
-    super(
-      `the turn of message ${messageId} is no longer this worker's (its lease lapsed or it was handed back)`,
-    );
-    this.name = 'LeaseLostError';
-  }
+/** One message, for tests and callers that run one turn at a time. */
+export async function claimTurn(
+  pool: Pool,
+  workerId: string,
+  leaseMs: number,
+): Promise<ClaimedTurn | 'contended' | null> {
+  const claimed = await claimTurns(pool, workerId, leaseMs, 1);
+  return claimed === 'contended' ? claimed : (claimed[0] ?? null);
 }
 
 /**
- * Runs `work` in a transaction that holds the message row, and only while the lease is this
- * worker's: a worker whose lease lapsed (and whose turn another worker may now run) writes nothing.
+ * Extends the leases of the turns a process runs, in one statement; answers those still held
+ * (the others' workers must stop them).
  */
-export async function whileLeased<T>(
-  pool: Pool,
-  turn: ClaimedTurn,
-  work: (client: PoolClient) => Promise<T>,
-): Promise<T> {
-  return whileFenced(
-    pool,
-    { table: 'messages', id: turn.id, status: 'running', leaseToken: turn.leaseToken },
-    work,
-    () => {
-      throw new LeaseLostError(turn.id);
-    },
+export async function extendLeases(pool: Pool, turns: ClaimedTurn[], leaseMs: number): Promise<Set<string>> {
+  if (turns.length === 0) return new Set();
+  const { rows } = await pool.query<{ id: string }>(
+    `UPDATE messages m SET lease_expires_at = now() + make_interval(secs => $3 / 1000.0)
+       FROM unnest($1::uuid[], $2::bigint[]) AS t(id, lease_token)
+      WHERE m.id = t.id AND m.lease_token = t.lease_token AND m.status = 'running'
+      RETURNING m.id`,
+    [turns.map((t) => t.id), turns.map((t) => t.leaseToken), leaseMs],
   );
+  return new Set(rows.map((row) => row.id));
 }
+
+/**
+ * A turn's own transactions announce their events after commit, through the process's writer
+ * (`EventWriter.announce`): a NOTIFY inside would hold PostgreSQL's notification lock through the
+ * commit, one turn after another.
+ */
+const NOTIFY_AFTER_COMMIT = { notify: false } as const;
 
 /** The reply is stored, with its history items and the `reply.completed` event, in one transaction. */
 export async function completeTurn(
@@ -170,13 +146,20 @@ export async function completeTurn(
         answer.reply,
       );
     }
-    await appendEvent(client, turn.conversationId, turn.id, 'reply.completed', {
-      messageId: turn.id,
-      reply: answer.reply,
-      model: answer.model,
-      usage: answer.usage,
-      completedAt: rows[0]?.completed_at.toISOString(),
-    });
+    await appendEvent(
+      client,
+      turn.conversationId,
+      turn.id,
+      'reply.completed',
+      {
+        messageId: turn.id,
+        reply: answer.reply,
+        model: answer.model,
+        usage: answer.usage,
+        completedAt: rows[0]?.completed_at.toISOString(),
+      },
+      NOTIFY_AFTER_COMMIT,
+    );
   });
 }
 
@@ -189,10 +172,14 @@ export async function failTurn(pool: Pool, turn: ClaimedTurn, problem: TurnProbl
         WHERE id = $1`,
       [turn.id, JSON.stringify(problem)],
     );
-    await appendEvent(client, turn.conversationId, turn.id, 'reply.failed', {
-      messageId: turn.id,
-      error: problem,
-    });
+    await appendEvent(
+      client,
+      turn.conversationId,
+      turn.id,
+      'reply.failed',
+      { messageId: turn.id, error: problem },
+      NOTIFY_AFTER_COMMIT,
+    );
   });
 }
 

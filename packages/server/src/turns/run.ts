@@ -9,13 +9,14 @@ import { SecretMissingError, type SecretResolver } from '../secrets/resolve.js';
 import { connectorActionTools } from '../tools/connector-actions.js';
 import { type AgentTool, connectMcpTools } from '../tools/mcp.js';
 import { type ApprovalRequest, type Decision, decisionsOf, pauseTurn } from './approvals.js';
-import { appendEvent } from './events.js';
+import type { EventWriter } from './event-writer.js';
 import { createOutputGuard, type OutputGuard } from './guardrails.js';
 import { toolItemsOfTurn } from './items.js';
 import type { TurnMetrics } from './metrics.js';
 import { estimateTokens, history, systemPrompt, userContent } from './prompt.js';
-import { type ClaimedTurn, completeTurn, failTurn, type TurnProblem, whileLeased } from './queue.js';
+import { completeTurn, failTurn } from './queue.js';
 import { type TurnTools, toolsForTurn } from './tools.js';
+import { type ClaimedTurn, type TurnProblem, whileLeased } from './turn.js';
 
 export interface TurnDeps {
   pool: Pool;
@@ -23,8 +24,8 @@ export interface TurnDeps {
   /** Where provider base URLs are overridden (SVC_PROVIDER_<KEY>_BASE_URL). */
   env: Record<string, string | undefined>;
   log: FastifyBaseLogger;
-  /** Deltas are stored and sent at most this often, coalesced (default 50 ms). */
-  deltaIntervalMs?: number;
+  /** Where the turn's events go: the process's batched writer (event-writer.ts). */
+  events: EventWriter;
   metrics?: TurnMetrics;
   /** How long a call waits for a decision before it counts as rejected (SVC_APPROVAL_TTL). */
   approvalTtlMs?: number;
@@ -88,7 +89,9 @@ export async function runTurn(deps: TurnDeps, turn: ClaimedTurn, signal: AbortSi
   const seconds = (at = Date.now()) => (at - started) / 1000;
   const pool = deps.pool;
   const fail = async (problem: TurnProblem) => {
+    await deps.events.settle(turn);
     await failTurn(pool, turn, problem);
+    deps.events.announce(turn.conversationId);
     deps.metrics?.ended('failed', seconds());
   };
   const agent = (
@@ -98,14 +101,12 @@ export async function runTurn(deps: TurnDeps, turn: ClaimedTurn, signal: AbortSi
       [turn.orgId, turn.agentId],
     )
   ).rows[0];
-  await whileLeased(pool, turn, (client) =>
-    appendEvent(client, turn.conversationId, turn.id, 'message.started', {
-      messageId: turn.id,
-      attempt: turn.attempts,
-      // Going on after its approvals: the text streamed before the pause stands.
-      ...(turn.state ? { resumed: true } : {}),
-    }),
-  );
+  await deps.events.append(turn, 'message.started', {
+    messageId: turn.id,
+    attempt: turn.attempts,
+    // Going on after its approvals: the text streamed before the pause stands.
+    ...(turn.state ? { resumed: true } : {}),
+  });
   if (!agent) return; // deleted with its conversations: the message is gone too
 
   const { candidates, problems } = selectModels(
@@ -230,6 +231,7 @@ async function answer(
     );
     // Stopped by the worker (lease lost, shutdown): whoever runs the turn next writes its end.
     if (signal.aborted) return;
+    await deps.events.settle(turn);
     if (attempt.ok === 'paused') {
       await pauseTurn(
         pool,
@@ -242,6 +244,7 @@ async function answer(
         attempt.requests,
         deps.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
       );
+      deps.events.announce(turn.conversationId);
       return;
     }
     if (attempt.ok) {
@@ -251,6 +254,7 @@ async function answer(
         model: name,
         toolItems: toolItemsOfTurn([...messages, ...attempt.responseMessages]),
       });
+      deps.events.announce(turn.conversationId);
       deps.metrics?.ended('completed', seconds(), {
         model: name,
         usage: attempt.usage,
@@ -287,23 +291,11 @@ async function streamAttempt(
   { candidate, apiKey, system, messages, guard, tools }: AttemptInput,
   signal: AbortSignal,
 ): Promise<Attempt> {
-  const interval = deps.deltaIntervalMs ?? 50;
   // A turn resumed after approvals has had effects: no other model may take it over.
   let streamed = turn.state !== null;
-  let pending = '';
   const requests: ApprovalRequest[] = [];
-  let lastFlush = 0;
   let firstTokenAt: Date | null = null;
   let usage: Record<string, number | null> = { inputTokens: null, outputTokens: null, totalTokens: null };
-  const flush = async () => {
-    if (pending === '') return;
-    const text = pending;
-    pending = '';
-    lastFlush = Date.now();
-    await whileLeased(deps.pool, turn, (client) =>
-      appendEvent(client, turn.conversationId, turn.id, 'reply.delta', { messageId: turn.id, text }),
-    );
-  };
   // Stops the model once `maxOutputChars` is reached, as well as when the worker stops the turn.
   const enough = new AbortController();
   const result = streamText({
@@ -324,8 +316,8 @@ async function streamAttempt(
       if (part.text === '') continue;
       firstTokenAt ??= new Date();
       streamed = true;
-      pending += guard.push(part.text);
-      if (Date.now() - lastFlush >= interval) await flush();
+      // Coalesced with the turn's other deltas, and with other turns' into one write (event-writer.ts).
+      deps.events.delta(turn, guard.push(part.text));
       if (guard.full) {
         enough.abort();
         break;
@@ -341,10 +333,7 @@ async function streamAttempt(
     } else if (part.type === 'tool-call' || part.type === 'tool-result' || part.type === 'tool-error') {
       // A tool ran (or was asked to): the turn has had effects, and no other model may redo it.
       streamed = true;
-      await flush();
-      await whileLeased(deps.pool, turn, (client) =>
-        appendEvent(client, turn.conversationId, turn.id, ...tools.event(part)),
-      );
+      await deps.events.append(turn, ...tools.event(part));
     } else if (part.type === 'error') {
       if (enough.signal.aborted) break;
       return { ok: false, streamed, problem: modelProblem(part.error, streamed) };
@@ -358,8 +347,7 @@ async function streamAttempt(
   }
   const end = guard.finish();
   if ('withheld' in end) return { ok: false, streamed: true, problem: end.withheld };
-  pending += end.rest;
-  await flush();
+  deps.events.delta(turn, end.rest);
   if (requests.length > 0) {
     return { ok: 'paused', requests, responseMessages: (await result.response).messages, text: end.reply };
   }

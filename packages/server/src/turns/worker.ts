@@ -5,25 +5,24 @@ import { createEgressClient } from '../egress/client.js';
 import type { DeploymentEgress } from '../egress/deployment.js';
 import { type DeliveryWorkerOptions, startDeliveryWorkers } from '../outbox/worker.js';
 import { expireApprovals } from './approvals.js';
+import { createEventWriter } from './event-writer.js';
 import { WORK_CHANNEL } from './events.js';
-import {
-  type ClaimedTurn,
-  claimTurn,
-  extendLease,
-  handBack,
-  LeaseLostError,
-  reapLapsedTurns,
-} from './queue.js';
+import { claimTurns, extendLeases, handBack, reapLapsedTurns } from './queue.js';
 import { runTurn, type TurnDeps } from './run.js';
+import { type ClaimedTurn, LeaseLostError } from './turn.js';
 
-/** Turns one process runs at once unless told otherwise (`--concurrency`). */
-export const DEFAULT_TURN_CONCURRENCY = 4;
+export { DEFAULT_TURN_CONCURRENCY } from '@svc/core';
 
-export interface TurnWorkerOptions extends Omit<TurnDeps, 'egress'> {
+/** Messages one claim statement takes at most: a short statement, however much room there is. */
+const CLAIM_BATCH = 100;
+
+export interface TurnWorkerOptions extends Omit<TurnDeps, 'egress' | 'events'> {
   /** SVC_EGRESS_ALLOW and SVC_MCP_COMMANDS: where the agents' tools may be reached and run. */
   egress: DeploymentEgress;
-  /** Turns this process runs at once. */
+  /** Turns this process runs at once (DEFAULT_TURN_CONCURRENCY in @svc/core unless told). */
   concurrency: number;
+  /** Deltas are stored and sent at most this often, coalesced (default 50 ms). */
+  deltaIntervalMs?: number;
   /** How long a claim holds without a heartbeat (renewed every third of it). */
   leaseMs?: number;
   /** Starts of one turn before the reaper fails it for good. */
@@ -58,28 +57,41 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
   const running = new Map<string, { turn: ClaimedTurn; stop: AbortController; done: Promise<void> }>();
   // One guarded client per process for the tools' outbound calls (MCP servers that orgs name).
   const egressClient = createEgressClient({ policy: options.egress.policy });
-  const deps: TurnDeps = { ...options, egress: { ...options.egress, fetch: egressClient.fetch } };
+  const events = createEventWriter({
+    pool: options.pool,
+    log: options.log,
+    ...(options.deltaIntervalMs !== undefined ? { intervalMs: options.deltaIntervalMs } : {}),
+    onLost: (turn) => running.get(turn.id)?.stop.abort(new LeaseLostError(turn.id)),
+  });
+  const deps: TurnDeps = { ...options, events, egress: { ...options.egress, fetch: egressClient.fetch } };
   let closing = false;
   // Set once listening; a turn ends (and wakes it) only after that.
   let loop: WorkLoop | null = null;
   const wake = () => loop?.wake();
 
+  // One statement renews every lease this process holds. A worker that cannot renew a lease stops
+  // that turn rather than run on without it: after a whole lease without a renewal, another worker
+  // may already have taken the turn up.
+  let renewed = Date.now();
+  const heartbeat = setInterval(() => {
+    const turns = [...running.values()].map((r) => r.turn);
+    extendLeases(options.pool, turns, leaseMs)
+      .then((held) => {
+        renewed = Date.now();
+        for (const turn of turns) {
+          if (!held.has(turn.id)) running.get(turn.id)?.stop.abort(new LeaseLostError(turn.id));
+        }
+      })
+      .catch((error) => {
+        options.log.warn({ err: error }, 'could not renew the leases of running turns');
+        if (Date.now() - renewed > leaseMs) {
+          for (const turn of turns) running.get(turn.id)?.stop.abort(new LeaseLostError(turn.id));
+        }
+      });
+  }, leaseMs / 3);
+
   const run = (turn: ClaimedTurn) => {
     const stop = new AbortController();
-    // A worker that cannot renew its lease stops the turn rather than run on without it: after a
-    // whole lease without a renewal, another worker may already have taken the turn up.
-    let renewed = Date.now();
-    const heartbeat = setInterval(() => {
-      extendLease(options.pool, turn, leaseMs)
-        .then((held) => {
-          if (held) renewed = Date.now();
-          else stop.abort(new LeaseLostError(turn.id));
-        })
-        .catch((error) => {
-          options.log.warn({ err: error, messageId: turn.id }, 'could not renew a turn lease');
-          if (Date.now() - renewed > leaseMs) stop.abort(new LeaseLostError(turn.id));
-        });
-    }, leaseMs / 3);
     const done = runTurn(deps, turn, stop.signal)
       .catch((error) => {
         if (error instanceof LeaseLostError || stop.signal.aborted) {
@@ -90,7 +102,7 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
         }
       })
       .finally(() => {
-        clearInterval(heartbeat);
+        events.forget(turn);
         running.delete(turn.id);
         wake();
       });
@@ -99,10 +111,11 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
 
   const fill = async () => {
     while (!closing && running.size < options.concurrency) {
-      const turn = await claimTurn(options.pool, workerId, leaseMs);
-      if (turn === 'contended') continue; // another worker took that conversation: look again
-      if (!turn) return;
-      run(turn);
+      const room = Math.min(options.concurrency - running.size, CLAIM_BATCH);
+      const turns = await claimTurns(options.pool, workerId, leaseMs, room);
+      if (turns === 'contended') continue; // another worker took one of those conversations: look again
+      for (const turn of turns) run(turn);
+      if (turns.length < room) return;
     }
   };
   loop = await startWorkLoop({
@@ -155,6 +168,9 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
       const left = [...running.values()];
       for (const { stop } of left) stop.abort();
       await all();
+      // What the stopped turns streamed is written before they are handed back.
+      await events.close();
+      clearInterval(heartbeat);
       await Promise.all(
         left.map(({ turn }) =>
           handBack(options.pool, turn).catch((error) => {
