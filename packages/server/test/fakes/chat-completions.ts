@@ -9,6 +9,8 @@ export interface FakeAnswer {
   chunks?: string[];
   /** Wait before the first chunk, and between chunks. */
   delayMs?: number;
+  /** Held (headers sent, no chunk) until this settles: a model that thinks as long as a test wants. */
+  hold?: Promise<unknown>;
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** Calls these tools instead of answering in text (`finish_reason: "tool_calls"`). */
   toolCalls?: { name: string; arguments: Record<string, unknown> }[];
@@ -30,6 +32,10 @@ export interface FakeChatCompletions {
   /** The base URL, as SVC_PROVIDER_<KEY>_BASE_URL takes it (`.../v1`). */
   url: string;
   requests: RecordedRequest[];
+  /** Requests being answered now (their streams not yet ended). */
+  readonly active: number;
+  /** The most requests answered at once so far. */
+  readonly peak: number;
   /** Decides the answer to each request; the default answers "Hello from <model>". */
   answer: (request: RecordedRequest) => FakeAnswer;
 }
@@ -41,9 +47,17 @@ export interface FakeChatCompletions {
  * the API's `{error: {message, type, code}}` bodies.
  */
 export async function startFakeChatCompletions(): Promise<FakeChatCompletions> {
+  let active = 0;
+  let peak = 0;
   const fake: FakeChatCompletions = {
     url: '',
     requests: [],
+    get active() {
+      return active;
+    },
+    get peak() {
+      return peak;
+    },
     answer: (request) => ({ text: `Hello from ${request.body.model}` }),
   };
   const origin = await startFakeApi<RecordedRequest['body']>({
@@ -51,6 +65,9 @@ export async function startFakeChatCompletions(): Promise<FakeChatCompletions> {
     notFound: '{"error":{"message":"not found"}}',
     handle: async (recorded, res) => {
       fake.requests.push(recorded);
+      active++;
+      peak = Math.max(peak, active);
+      res.once('close', () => active--);
       const answer = fake.answer(recorded);
       if (answer.status) {
         res.writeHead(answer.status, { 'content-type': 'application/json' });
@@ -68,6 +85,7 @@ export async function startFakeChatCompletions(): Promise<FakeChatCompletions> {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const pause = () => new Promise((resolve) => setTimeout(resolve, answer.delayMs ?? 0));
       res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
+      await answer.hold;
       if (answer.toolCalls) {
         for (const [index, call] of answer.toolCalls.entries()) {
           const start = {
