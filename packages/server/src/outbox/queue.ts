@@ -24,23 +24,24 @@ export interface ClaimedDelivery {
 export const OUTBOX_CHANNEL = 'svc_outbox';
 
 /**
- * Writes the reply to the outbox, in the caller's transaction (the one that stores the reply), as
- * many parts as the platform needs. Workers are told at commit.
+ * The reply's parts as the platform takes them, for `queuedReplySql`: nothing to post for an
+ * empty reply (a turn that ended after its tools), since platforms refuse an empty message.
  */
-export async function queueReply(
-  client: PoolClient,
-  message: { id: string; conversationId: string },
-  target: ReplyTarget,
-  reply: string,
-): Promise<void> {
-  const parts = splitReply(reply, MAX_MESSAGE_CHARS[target.kind]);
-  await client.query(
-    `INSERT INTO outbox (message_id, conversation_id, part, stable_id, text, reply_to)
-     SELECT $1, $2, n - 1, $3, part, $5 FROM unnest($4::text[]) WITH ORDINALITY AS p(part, n) ORDER BY n`,
-    [message.id, message.conversationId, target.stableId, parts, JSON.stringify(target.to)],
-  );
-  await client.query(`UPDATE messages SET delivery = 'pending' WHERE id = $1`, [message.id]);
-  await client.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, '']);
+export function replyParts(target: ReplyTarget | null, reply: string): string[] | null {
+  if (!target || reply.trim() === '') return null;
+  return splitReply(reply, MAX_MESSAGE_CHARS[target.kind]);
+}
+
+/**
+ * The statement part that writes a reply to the outbox, in the statement (and so the transaction)
+ * that stores the reply: one row per part from the text array `$parts` (NULL: nothing to post),
+ * for the message that the CTE `message` (id, conversation_id) returns. Workers are told at
+ * commit by the statement's `pg_notify(OUTBOX_CHANNEL)`.
+ */
+export function queuedReplySql(params: { parts: number; stableId: number; to: number }): string {
+  return `INSERT INTO outbox (message_id, conversation_id, part, stable_id, text, reply_to)
+     SELECT m.id, m.conversation_id, p.n - 1, $${params.stableId}, p.part, $${params.to}
+       FROM message m, unnest($${params.parts}::text[]) WITH ORDINALITY AS p(part, n) ORDER BY p.n`;
 }
 
 /**

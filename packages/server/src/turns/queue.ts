@@ -1,9 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
 import { rollback, transaction } from '../db/transaction.js';
-import { queueReply, type ReplyTarget } from '../outbox/queue.js';
+import { OUTBOX_CHANNEL, queuedReplySql, type ReplyTarget, replyParts } from '../outbox/queue.js';
 import { appendEvent, WORK_CHANNEL } from './events.js';
 import type { Item } from './items.js';
-import { type ClaimedTurn, type TurnProblem, type TurnState, whileLeased } from './turn.js';
+import { type ClaimedTurn, LeaseLostError, type TurnProblem, type TurnState, whileLeased } from './turn.js';
 
 /**
  * Claims up to `limit` queued messages, each the oldest of a conversation that has no turn running
@@ -99,13 +99,10 @@ export async function extendLeases(pool: Pool, turns: ClaimedTurn[], leaseMs: nu
 }
 
 /**
- * A turn's own transactions announce their events after commit, through the process's writer
- * (`EventWriter.announce`): a NOTIFY inside would hold PostgreSQL's notification lock through the
- * commit, one turn after another.
+ * The reply is stored in one statement (one transaction, one round trip): the message completed
+ * only while this worker's lease holds, its history items, its outbox parts when it came through
+ * a chat platform, and the `reply.completed` event. Announced after commit by the caller.
  */
-const NOTIFY_AFTER_COMMIT = { notify: false } as const;
-
-/** The reply is stored, with its history items and the `reply.completed` event, in one transaction. */
 export async function completeTurn(
   pool: Pool,
   turn: ClaimedTurn,
@@ -118,69 +115,86 @@ export async function completeTurn(
     toolItems: Item[];
   },
 ): Promise<void> {
-  await whileLeased(pool, turn, async (client) => {
-    const { rows } = await client.query<{ completed_at: Date }>(
-      `UPDATE messages SET status = 'completed', reply = $2, model = $3, usage = $4, error = NULL, turn_state = NULL,
-              first_token_at = $5, completed_at = now(), updated_at = now(), lease_expires_at = NULL
-        WHERE id = $1 RETURNING completed_at`,
-      [turn.id, answer.reply, answer.model, JSON.stringify(answer.usage), answer.firstTokenAt],
-    );
-    const items: Item[] = [
-      { kind: 'user', content: { text: turn.content } },
-      ...answer.toolItems,
-      { kind: 'assistant', content: { text: answer.reply } },
-    ];
-    // Positions are taken in the order the items are selected, which is theirs.
-    await client.query(
-      `INSERT INTO conversation_items (conversation_id, message_id, kind, content)
-       SELECT $1, $2, item->>'kind', item->'content'
-         FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS i(item, n) ORDER BY n`,
-      [turn.conversationId, turn.id, JSON.stringify(items)],
-    );
-    // An empty reply (a turn that ended after its tools) has nothing to post: platforms refuse one.
-    if (turn.replyTo && answer.reply.trim() !== '') {
-      await queueReply(
-        client,
-        { id: turn.id, conversationId: turn.conversationId },
-        turn.replyTo,
-        answer.reply,
-      );
-    }
-    await appendEvent(
-      client,
-      turn.conversationId,
+  const items: Item[] = [
+    { kind: 'user', content: { text: turn.content } },
+    ...answer.toolItems,
+    { kind: 'assistant', content: { text: answer.reply } },
+  ];
+  const parts = replyParts(turn.replyTo, answer.reply);
+  const { rowCount } = await pool.query(
+    `WITH message AS (
+       UPDATE messages SET status = 'completed', reply = $3, model = $4, usage = $5, error = NULL, turn_state = NULL,
+              first_token_at = $6, completed_at = now(), updated_at = now(), lease_expires_at = NULL,
+              delivery = CASE WHEN $8::text[] IS NULL THEN delivery ELSE 'pending' END
+        WHERE id = $1 AND lease_token = $2 AND status = 'running'
+       RETURNING id, conversation_id, completed_at
+     ),
+     -- Positions are taken in the order the items are selected, which is theirs.
+     items AS (
+       INSERT INTO conversation_items (conversation_id, message_id, kind, content)
+       SELECT m.conversation_id, m.id, i.item->>'kind', i.item->'content'
+         FROM message m, jsonb_array_elements($7::jsonb) WITH ORDINALITY AS i(item, n) ORDER BY i.n
+     ),
+     outbox AS (${queuedReplySql({ parts: 8, stableId: 9, to: 10 })}),
+     ${eventSql('reply.completed', "$11::jsonb || jsonb_build_object('completedAt', " + isoOf('m.completed_at') + ')')}
+     SELECT CASE WHEN $8::text[] IS NOT NULL THEN pg_notify($12, '') END FROM message`,
+    [
       turn.id,
-      'reply.completed',
-      {
-        messageId: turn.id,
-        reply: answer.reply,
-        model: answer.model,
-        usage: answer.usage,
-        completedAt: rows[0]?.completed_at.toISOString(),
-      },
-      NOTIFY_AFTER_COMMIT,
-    );
-  });
+      turn.leaseToken,
+      answer.reply,
+      answer.model,
+      JSON.stringify(answer.usage),
+      answer.firstTokenAt,
+      JSON.stringify(items),
+      parts,
+      turn.replyTo?.stableId ?? null,
+      turn.replyTo ? JSON.stringify(turn.replyTo.to) : null,
+      JSON.stringify({ messageId: turn.id, reply: answer.reply, model: answer.model, usage: answer.usage }),
+      OUTBOX_CHANNEL,
+    ],
+  );
+  if (rowCount !== 1) throw new LeaseLostError(turn.id);
 }
 
 /** The turn cannot run (no provider, a missing secret, every model failing): it ends here, for good. */
 export async function failTurn(pool: Pool, turn: ClaimedTurn, problem: TurnProblem): Promise<void> {
-  await whileLeased(pool, turn, async (client) => {
-    await client.query(
-      `UPDATE messages SET status = 'failed', error = $2, turn_state = NULL, completed_at = now(), updated_at = now(),
+  const { rowCount } = await pool.query(
+    `WITH message AS (
+       UPDATE messages SET status = 'failed', error = $3, turn_state = NULL, completed_at = now(), updated_at = now(),
               lease_expires_at = NULL
-        WHERE id = $1`,
-      [turn.id, JSON.stringify(problem)],
-    );
-    await appendEvent(
-      client,
-      turn.conversationId,
+        WHERE id = $1 AND lease_token = $2 AND status = 'running'
+       RETURNING id, conversation_id
+     ),
+     ${eventSql('reply.failed', '$4::jsonb')}
+     SELECT 1 FROM message`,
+    [
       turn.id,
-      'reply.failed',
-      { messageId: turn.id, error: problem },
-      NOTIFY_AFTER_COMMIT,
-    );
-  });
+      turn.leaseToken,
+      JSON.stringify(problem),
+      JSON.stringify({ messageId: turn.id, error: problem }),
+    ],
+  );
+  if (rowCount !== 1) throw new LeaseLostError(turn.id);
+}
+
+/** `at` (a timestamptz) as JavaScript's toISOString writes it. */
+const isoOf = (at: string) => `to_char(${at} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The statement part that appends one event of type `type` with data `data` (an SQL expression
+ * that may read the CTE `message`) to the conversation of the message that the CTE `message`
+ * returns: its number taken from the conversation's row (locked after the message's, the order
+ * every writer of a turn takes them in).
+ */
+function eventSql(type: string, data: string): string {
+  return `numbered AS (
+       UPDATE conversations c SET last_seq = c.last_seq + 1 FROM message m WHERE c.id = m.conversation_id
+       RETURNING c.id, c.last_seq
+     ),
+     event AS (
+       INSERT INTO conversation_events (conversation_id, seq, message_id, type, data)
+       SELECT n.id, n.last_seq, m.id, '${type}', ${data} FROM numbered n, message m
+     )`;
 }
 
 /**
