@@ -2,7 +2,10 @@ import type { ConversationEventType } from '@svc/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Pool, PoolClient } from 'pg';
 
-/** Events of conversations are announced here (payload: the conversation id); readers then query. */
+/**
+ * Events of conversations are announced here (payload: conversation ids, comma-separated; as many
+ * as fit in one notification); readers then query.
+ */
 export const EVENTS_CHANNEL = 'svc_conversation_events';
 /** A message was queued or handed back (payload empty): idle workers look for work. */
 export const WORK_CHANNEL = 'svc_turn_work';
@@ -104,6 +107,17 @@ export interface Announcer {
   close(): Promise<void>;
 }
 
+/**
+ * Conversation ids joined into as few payloads as PostgreSQL takes (8,000 bytes each): 500 turns
+ * streaming at once announce in 3 notifications per batch, not 500 that each listener parses.
+ */
+function payloads(ids: string[]): string[] {
+  const out: string[] = [];
+  const perPayload = Math.floor(7900 / 37);
+  for (let i = 0; i < ids.length; i += perPayload) out.push(ids.slice(i, i + perPayload).join(','));
+  return out;
+}
+
 export function createAnnouncer(pool: Pool, log: FastifyBaseLogger): Announcer {
   const pending = new Set<string>();
   let wake = false;
@@ -117,9 +131,9 @@ export function createAnnouncer(pool: Pool, log: FastifyBaseLogger): Announcer {
       wake = false;
       try {
         await pool.query(
-          `SELECT pg_notify($1, id) FROM unnest($2::text[]) AS id
+          `SELECT pg_notify($1, ids) FROM unnest($2::text[]) AS ids
            UNION ALL SELECT pg_notify($3, '') WHERE $4`,
-          [EVENTS_CHANNEL, ids, WORK_CHANNEL, wakeWorkers],
+          [EVENTS_CHANNEL, payloads(ids), WORK_CHANNEL, wakeWorkers],
         );
       } catch (error) {
         log.warn({ err: error }, 'could not announce events; readers and workers will find them by polling');

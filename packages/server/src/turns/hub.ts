@@ -5,7 +5,7 @@ import { EVENTS_CHANNEL } from './events.js';
 
 /**
  * Wakes the readers of a conversation's events on this process when any replica appends one.
- * Only ids travel: a woken reader reads the events from the database after its last `seq`, so a
+ * Only ids travel (many to a notification): a woken reader reads the events from the database after its last `seq`, so a
  * notification lost or doubled costs a query, never an event. After a lost connection, every
  * reader is woken once the listener is back, to read what was announced meanwhile.
  */
@@ -24,8 +24,10 @@ export async function createConversationHub(pool: pg.Pool, log: FastifyBaseLogge
   const listener = await listenToChannels(pool, log, {
     channels: [EVENTS_CHANNEL],
     what: 'conversation events',
-    onNotification: (_channel, conversationId) => {
-      for (const wake of readers.get(conversationId) ?? []) wake();
+    onNotification: (_channel, payload) => {
+      for (const conversationId of payload.split(',')) {
+        for (const wake of readers.get(conversationId) ?? []) wake();
+      }
     },
     // Back after a gap: whatever was announced meanwhile is in the database.
     onStateChange: (listening) => {

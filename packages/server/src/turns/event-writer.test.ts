@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/harness.js';
+import { createEventWriter, type EventWriter } from './event-writer.js';
+import { claimTurns, reapLapsedTurns } from './queue.js';
+import { type ClaimedTurn, LeaseLostError } from './turn.js';
+
+/**
+ * The events of many running turns go to the database together: each turn's in the order it
+ * handed them over, numbered without gaps in its conversation, and only while its lease holds. A
+ * turn that lost its lease writes nothing and is told; the turns beside it in the batch are not
+ * held back by it.
+ */
+
+let server: TestServer;
+let writer: EventWriter;
+const lost: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await server.call('POST', '/api/default/agents', { body: { agentId: 'w', name: 'W' } });
+  writer = createEventWriter({
+    pool: server.pool,
+    log: server.app.log,
+    intervalMs: 30,
+    onLost: (turn) => lost.push(turn.id),
+  });
+});
+
+afterAll(() => writer.close());
+
+async function claimAll(channels: string[]): Promise<Map<string, ClaimedTurn>> {
+  for (const channel of channels) {
+    const res = await server.call('POST', '/api/v1/agents/w/messages', {
+      body: { platform: 'api', content: channel, channel },
+    });
+    expect(res.status).toBe(202);
+  }
+  const claimed = await claimTurns(server.pool, 'test-worker', 60_000, 100);
+  if (claimed === 'contended') throw new Error('contended with no other worker');
+  return new Map(claimed.map((turn) => [turn.content, turn]));
+}
+
+const eventsOf = async (turn: ClaimedTurn) =>
+  (
+    await server.pool.query<{ seq: string; type: string; data: { text?: string } }>(
+      'SELECT seq, type, data FROM conversation_events WHERE conversation_id = $1 ORDER BY seq',
+      [turn.conversationId],
+    )
+  ).rows.map((row) => ({ seq: Number(row.seq), type: row.type, text: row.data.text }));
+
+describe('the event writer', () => {
+  it("writes many turns' events together, each turn's in order and coalesced, and fences out a turn whose lease lapsed", async () => {
+    const turns = await claimAll(['kept-1', 'kept-2', 'stale']);
+    const [kept1, kept2, stale] = ['kept-1', 'kept-2', 'stale'].map((c) => turns.get(c) as ClaimedTurn);
+    // `stale`'s lease lapses and another worker takes it up: its token is no longer this one's.
+    await server.pool.query(
+      "UPDATE messages SET lease_expires_at = now() - interval '1 second' WHERE id = $1",
+      [stale?.id],
+    );
+    await reapLapsedTurns(server.pool, 3);
+    const retaken = await claimTurns(server.pool, 'other-worker', 60_000, 10);
+    expect(retaken !== 'contended' && retaken.map((t) => t.id)).toEqual([stale?.id]);
+
+    for (const turn of [kept1, kept2, stale] as ClaimedTurn[]) {
+      await writer.append(turn, 'message.started', { messageId: turn.id }).catch(() => {});
+      writer.delta(turn, 'Hel');
+      writer.delta(turn, 'lo');
+    }
+    // A tool event after the deltas: the deltas go before it, as one.
+    const kept1Tool = writer.append(kept1 as ClaimedTurn, 'tool.call', { messageId: kept1?.id });
+    writer.delta(kept1 as ClaimedTurn, ' world');
+    await kept1Tool;
+    await writer.settle(kept1 as ClaimedTurn);
+    await writer.settle(kept2 as ClaimedTurn);
+    await expect(writer.settle(stale as ClaimedTurn)).rejects.toBeInstanceOf(LeaseLostError);
+    expect(lost).toEqual([stale?.id]);
+
+    expect(await eventsOf(kept1 as ClaimedTurn)).toEqual([
+      { seq: 1, type: 'message.queued', text: undefined },
+      { seq: 2, type: 'message.started', text: undefined },
+      { seq: 3, type: 'reply.delta', text: 'Hello' },
+      { seq: 4, type: 'tool.call', text: undefined },
+      { seq: 5, type: 'reply.delta', text: ' world' },
+    ]);
+    expect(await eventsOf(kept2 as ClaimedTurn)).toEqual([
+      { seq: 1, type: 'message.queued', text: undefined },
+      { seq: 2, type: 'message.started', text: undefined },
+      { seq: 3, type: 'reply.delta', text: 'Hello' },
+    ]);
+    // The stale worker wrote nothing after the conversation's requeue.
+    expect((await eventsOf(stale as ClaimedTurn)).map((e) => e.type)).toEqual(['message.queued']);
+    // And whatever it hands over later is refused at once.
+    await expect(writer.append(stale as ClaimedTurn, 'reply.delta', {})).rejects.toBeInstanceOf(
+      LeaseLostError,
+    );
+  });
+
+  it('writes what is pending when closed', async () => {
+    const turns = await claimAll(['closing']);
+    const turn = turns.get('closing') as ClaimedTurn;
+    const closing = createEventWriter({ pool: server.pool, log: server.app.log, intervalMs: 60_000 });
+    closing.delta(turn, 'last words');
+    await closing.close();
+    expect((await eventsOf(turn)).map((e) => e.text ?? e.type)).toEqual(['message.queued', 'last words']);
+  });
+});
