@@ -29,7 +29,11 @@ const root = new URL('../../', import.meta.url).pathname;
 
 /** `svc <args>` from the build, as a process of its own; `ready` resolves its URL once it listens. */
 function startSvcProcess(args, env) {
-  const child = spawn(process.execPath, [join(root, 'packages/cli/dist/bin.js'), ...args], {
+  // BENCH_CPU_PROF=1: each svc process writes a .cpuprofile into BENCH_CPU_PROF_DIR (default .prof).
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR || '.prof'}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, join(root, 'packages/cli/dist/bin.js'), ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -163,6 +167,7 @@ async function scenario(label, adminUrl, { servers, workers }) {
   const pids = started.map((s) => s.child.pid);
   const idleRss = pids.map(rssOf);
   let sampling = true;
+  const queries = new Map();
   const sampler = (async () => {
     while (sampling) {
       const { rows } = await watcher.query(
@@ -175,6 +180,14 @@ async function scenario(label, adminUrl, { servers, workers }) {
         active: Math.max(connectionsPeak.active, rows[0].active),
       };
       rssPeak = Math.max(rssPeak, rssOf(pids[0]));
+      if (process.env.BENCH_TRACE) {
+        const { rows: active } = await watcher.query(
+          `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS q FROM pg_stat_activity
+            WHERE datname = $1 AND pid <> pg_backend_pid() AND state <> 'idle'`,
+          [name],
+        );
+        for (const { q } of active) queries.set(q, (queries.get(q) ?? 0) + 1);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   })();
@@ -210,7 +223,8 @@ async function scenario(label, adminUrl, { servers, workers }) {
   });
   const running = Math.max(1, model.peak);
   if (process.env.BENCH_TRACE) {
-    for (const r of results) {
+    console.log([...queries].sort((a, b) => b[1] - a[1]).slice(0, 15));
+    for (const r of results.slice(0, 5)) {
       const m = model.calls.get(r.tag);
       console.log(r.tag, 'accepted', (r.acceptedAt - r.posted).toFixed(0), 'model start', (m.startedAt - r.posted).toFixed(0), 'model end', (m.endedAt - r.posted).toFixed(0), 'completed', (r.completedAt - r.posted).toFixed(0));
     }
