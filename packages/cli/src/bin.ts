@@ -236,10 +236,8 @@ function parseConcurrency(value: string): number {
 function turnConcurrencyOption(): Option {
   return new Option(
     '--concurrency <n>',
-    `agent turns this process runs at once (default ${DEFAULT_TURN_CONCURRENCY})`,
-  )
-    .env('SVC_TURN_CONCURRENCY')
-    .argParser(parseTurnConcurrency);
+    `agent turns this process runs at once (default SVC_TURN_CONCURRENCY, else ${DEFAULT_TURN_CONCURRENCY})`,
+  ).argParser(parseTurnConcurrency);
 }
 
 function parseTurnConcurrency(value: string): number {

@@ -209,10 +209,14 @@ export function appOptionsFromEnv(env: Env, base: AppBase, overrides: Partial<Ap
   };
 }
 
-/** The agent-turn workers' settings from the environment (SVC_TURN_LEASE_MS, SVC_DELIVERY_LEASE_MS, SVC_APPROVAL_TTL). */
+/**
+ * The agent-turn workers' settings from the environment (SVC_TURN_CONCURRENCY, SVC_TURN_LEASE_MS,
+ * SVC_DELIVERY_LEASE_MS, SVC_APPROVAL_TTL).
+ */
 function turnSettingsFromEnv(env: Env): TurnWorkerSettings {
   return {
-    concurrency: DEFAULT_TURN_CONCURRENCY,
+    concurrency:
+      positiveInteger('SVC_TURN_CONCURRENCY', env.SVC_TURN_CONCURRENCY) ?? DEFAULT_TURN_CONCURRENCY,
     leaseMs: positiveInteger('SVC_TURN_LEASE_MS', env.SVC_TURN_LEASE_MS),
     deliveries: { leaseMs: positiveInteger('SVC_DELIVERY_LEASE_MS', env.SVC_DELIVERY_LEASE_MS) },
     approvalTtlMs: parseApprovalTtl(env.SVC_APPROVAL_TTL),
