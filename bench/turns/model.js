@@ -45,6 +45,9 @@ export async function startSlowModel({ modelMs, deltas = 20 }) {
   });
   // Hundreds of calls at once: Node's default backlog and keep-alive are fine, but make it explicit.
   server.maxConnections = 10_000;
+  // As a provider's load balancer does: idle connections are kept for a minute, so that a client
+  // never sends on one the server is closing (Node's 5 s default races with undici's 4 s reuse).
+  server.keepAliveTimeout = 60_000;
   await new Promise((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}/v1`,

@@ -65,6 +65,25 @@ function startSvcProcess(args, env) {
   return { child, ready, stop, output: () => output };
 }
 
+/** CPU time a process has used, from /proc (ms); 0 for one that is gone. */
+function cpuOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** PostgreSQL's backends serving `database` now. */
+async function backendsOf(client, database) {
+  const { rows } = await client.query(
+    'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+    [database],
+  );
+  return rows.map((row) => row.pid);
+}
+
 /** Resident memory of a process, from /proc (bytes). */
 function rssOf(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -158,17 +177,20 @@ async function scenario(label, adminUrl, { servers, workers }) {
   });
 
   // Database connections of this deployment, sampled through the run.
+  let sampling = true;
   const watcher = new pg.Client({ connectionString: databaseUrl });
   await watcher.connect();
-  onCleanup(() => watcher.end());
+  onCleanup(() => {
+    sampling = false;
+    return watcher.end();
+  });
   const name = new URL(databaseUrl).pathname.slice(1);
   let connectionsPeak = { open: 0, active: 0 };
   let rssPeak = 0;
   const pids = started.map((s) => s.child.pid);
   const idleRss = pids.map(rssOf);
-  let sampling = true;
   const queries = new Map();
-  const sampler = (async () => {
+  const sample = async () => {
     while (sampling) {
       const { rows } = await watcher.query(
         `SELECT count(*)::int AS open, count(*) FILTER (WHERE state NOT IN ('idle'))::int AS active
@@ -190,8 +212,16 @@ async function scenario(label, adminUrl, { servers, workers }) {
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-  })();
+  };
+  // A failed run stops sampling at cleanup; its last query may fail as the database goes away.
+  const sampler = sample().catch((error) => {
+    if (sampling) throw error;
+  });
 
+  // CPU used for the run (svc's processes, and PostgreSQL's backends of this database): the figure
+  // that holds on a machine busy with other work, where wall times swing.
+  const svcCpuBefore = pids.reduce((sum, pid) => sum + cpuOf(pid), 0);
+  const backendCpuBefore = new Map((await backendsOf(watcher, name)).map((pid) => [pid, cpuOf(pid)]));
   progress(`${label}: posting ${CONVERSATIONS} conversations at once (model: ${MODEL_MS} ms per reply)`);
   model.resetPeak();
   const stop = new AbortController();
@@ -213,6 +243,9 @@ async function scenario(label, adminUrl, { servers, workers }) {
   const wall = performance.now() - t0;
   sampling = false;
   await sampler;
+  const svcCpu = pids.reduce((sum, pid) => sum + cpuOf(pid), 0) - svcCpuBefore;
+  let backendCpu = 0;
+  for (const pid of await backendsOf(watcher, name)) backendCpu += cpuOf(pid) - (backendCpuBefore.get(pid) ?? 0);
   // The next scenario gets the machine to itself.
   await Promise.all(started.map((s) => s.stop()));
 
@@ -240,6 +273,8 @@ async function scenario(label, adminUrl, { servers, workers }) {
     rssIdle: idleRss[0],
     rssPeak,
     connections: connectionsPeak,
+    svcCpuPerTurn: svcCpu / CONVERSATIONS,
+    backendCpuPerTurn: backendCpu / CONVERSATIONS,
   };
 }
 
@@ -261,6 +296,9 @@ function print(r) {
   );
   console.log(
     `  database connections (all processes)   peak open ${r.connections.open}, peak in use ${r.connections.active}`,
+  );
+  console.log(
+    `  CPU per turn                           svc ${r.svcCpuPerTurn.toFixed(2)} ms, PostgreSQL ${r.backendCpuPerTurn.toFixed(2)} ms`,
   );
 }
 

@@ -3,7 +3,7 @@ import { type ModelMessage, streamText } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Pool } from 'pg';
 import type { DeploymentEgress } from '../egress/deployment.js';
-import { languageModel } from '../llm/model.js';
+import { keyHeaders, languageModel } from '../llm/model.js';
 import { type Candidate, selectModels } from '../llm/select.js';
 import { SecretMissingError, type SecretResolver } from '../secrets/resolve.js';
 import { connectorActionTools } from '../tools/connector-actions.js';
@@ -299,7 +299,8 @@ async function streamAttempt(
   // Stops the model once `maxOutputChars` is reached, as well as when the worker stops the turn.
   const enough = new AbortController();
   const result = streamText({
-    model: languageModel(candidate, apiKey),
+    model: languageModel(candidate),
+    headers: keyHeaders(candidate, apiKey),
     system,
     messages,
     ...tools.streamOptions,
