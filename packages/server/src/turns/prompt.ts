@@ -62,7 +62,11 @@ const TEXT_TYPES = /^(text\/|application\/(json|xml|yaml|x-yaml|csv|javascript|x
  * text files as text, anything else by name and type (the model could not read its bytes).
  * Images travel as base64, so that a paused turn's state stays plain JSON.
  */
-export async function userContent(pool: Pool, turn: { id: string; content: string }): Promise<UserContent> {
+export async function userContent(
+  pool: Pool,
+  turn: { id: string; content: string; hasFiles: boolean },
+): Promise<UserContent> {
+  if (!turn.hasFiles) return turn.content;
   const { rows } = await pool.query<{ name: string; content_type: string; size: number; data: Buffer }>(
     'SELECT name, content_type, size, data FROM message_files WHERE message_id = $1 ORDER BY position',
     [turn.id],

@@ -31,6 +31,8 @@ export async function claimTurns(
       turn_state: TurnState | null;
       platform_stable_id: string | null;
       reply_to: Omit<ReplyTarget, 'stableId'> | null;
+      has_files: boolean;
+      has_history: boolean;
     }>(
       `WITH candidate AS (
          SELECT m.id FROM messages m
@@ -50,7 +52,10 @@ export async function claimTurns(
          FROM candidate c
         WHERE m.id = c.id
        RETURNING m.id, m.conversation_id, m.org_id, m.agent_id, m.content, m.lease_token, m.attempts, m.turn_state,
-                 m.platform_stable_id, m.reply_to`,
+                 m.platform_stable_id, m.reply_to,
+                 -- What the turn reads next, so that it need not ask for what is not there.
+                 EXISTS (SELECT 1 FROM message_files f WHERE f.message_id = m.id) AS has_files,
+                 EXISTS (SELECT 1 FROM conversation_items i WHERE i.conversation_id = m.conversation_id) AS has_history`,
       [workerId, leaseMs, limit],
     );
     return rows.map((row) => ({
@@ -64,6 +69,8 @@ export async function claimTurns(
       state: row.turn_state,
       replyTo:
         row.platform_stable_id && row.reply_to ? { stableId: row.platform_stable_id, ...row.reply_to } : null,
+      hasFiles: row.has_files,
+      hasHistory: row.has_history,
     }));
   } catch (error) {
     // Another worker started one of these conversations' turns between our snapshot and our write.

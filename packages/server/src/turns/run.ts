@@ -176,12 +176,14 @@ async function answer(
   const messages: ModelMessage[] = state
     ? [...state.messages, approvalAnswers(await decisionsOf(pool, turn.id))]
     : [
-        ...(await history(
-          pool,
-          turn.conversationId,
-          Math.max(0, budget),
-          new Set(agentTools.map((t) => t.modelName)),
-        )),
+        ...(turn.hasHistory
+          ? await history(
+              pool,
+              turn.conversationId,
+              Math.max(0, budget),
+              new Set(agentTools.map((t) => t.modelName)),
+            )
+          : []),
         { role: 'user' as const, content: await userContent(pool, turn) },
       ];
   const tried = state

@@ -26,6 +26,9 @@ export interface ClaimedTurn {
   state: TurnState | null;
   /** Where the reply goes when the message came through a chat platform's webhook. */
   replyTo: ReplyTarget | null;
+  /** Whether files came with the message, and whether the conversation has a history yet (read at claim). */
+  hasFiles: boolean;
+  hasHistory: boolean;
 }
 
 export interface TurnProblem {
