@@ -24,6 +24,7 @@ import { startSlowModel } from './model.js';
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS) || (quick ? 20 : 500);
 const MODEL_MS = Number(process.env.MODEL_MS) || (quick ? 300 : 2000);
+const STREAMS = process.env.BENCH_STREAMS !== '0';
 const PASSWORD = 'bench-admin-password-0123456789';
 const root = new URL('../../', import.meta.url).pathname;
 
@@ -129,6 +130,41 @@ async function untilCompleted(url, signal) {
   throw new Error(`the stream ${url} ended before reply.completed`);
 }
 
+/**
+ * BENCH_STREAMS=0: when each reply completed, as its row says (completed_at, on this machine's
+ * clock), read by one query every 20 ms instead of one event stream per conversation: what the
+ * turns cost without the streams' fan-out.
+ */
+function completionsFromDatabase(client) {
+  const offset = Date.now() - performance.now();
+  const waiting = new Map();
+  let stopped = false;
+  (async () => {
+    while (!stopped) {
+      if (waiting.size > 0) {
+        const { rows } = await client.query(
+          `SELECT id, status, extract(epoch FROM completed_at) * 1000 AS at FROM messages
+            WHERE id = ANY($1::uuid[]) AND status IN ('completed', 'failed')`,
+          [[...waiting.keys()]],
+        );
+        for (const row of rows) {
+          const { resolve, reject } = waiting.get(row.id);
+          waiting.delete(row.id);
+          if (row.status === 'failed') reject(new Error(`a turn failed: message ${row.id}`));
+          else resolve(Number(row.at) - offset);
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return {
+    of: (id) => new Promise((resolve, reject) => waiting.set(id, { resolve, reject })),
+    stop: () => {
+      stopped = true;
+    },
+  };
+}
+
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -141,7 +177,7 @@ const percentile = (values, p) => {
  */
 async function scenario(label, adminUrl, { servers, workers }) {
   const databaseUrl = await createDatabase(adminUrl, { prefix: 'svc_bench_turns' });
-  const model = await startSlowModel({ modelMs: MODEL_MS });
+  const model = await startSlowModel({ modelMs: MODEL_MS, deltas: Number(process.env.BENCH_DELTAS) || 20 });
   onCleanup(model.close);
   const env = {
     DATABASE_URL: databaseUrl,
@@ -175,6 +211,22 @@ async function scenario(label, adminUrl, { servers, workers }) {
     name: 'Bench',
     providers: [{ key: 'openai', secret_ref: '$OPENAI_API_KEY' }],
   });
+
+  // A server answers its first turns with cold code (the JIT has not compiled the model stream's
+  // path yet): a production server is warm, so a round of turns goes first, unmeasured.
+  const warmUp = Math.min(50, CONVERSATIONS);
+  progress(`${label}: warming up with ${warmUp} conversations`);
+  await Promise.all(
+    Array.from({ length: warmUp }, async (_, i) => {
+      const base = urls[i % urls.length];
+      const accepted = await call(base, 'POST', '/api/v1/agents/bench/messages', {
+        platform: 'api',
+        channel: `warm-up-${i}`,
+        content: `[w${i}] hello`,
+      });
+      await untilCompleted(new URL(accepted.links.events, base), new AbortController().signal);
+    }),
+  );
 
   // Database connections of this deployment, sampled through the run.
   let sampling = true;
@@ -225,6 +277,7 @@ async function scenario(label, adminUrl, { servers, workers }) {
   progress(`${label}: posting ${CONVERSATIONS} conversations at once (model: ${MODEL_MS} ms per reply)`);
   model.resetPeak();
   const stop = new AbortController();
+  const completions = completionsFromDatabase(watcher);
   const t0 = performance.now();
   const results = await Promise.all(
     Array.from({ length: CONVERSATIONS }, async (_, i) => {
@@ -236,10 +289,13 @@ async function scenario(label, adminUrl, { servers, workers }) {
         content: `[c${i}] hello`,
       });
       const acceptedAt = performance.now();
-      const completedAt = await untilCompleted(new URL(accepted.links.events, base), stop.signal);
+      const completedAt = STREAMS
+        ? await untilCompleted(new URL(accepted.links.events, base), stop.signal)
+        : await completions.of(accepted.id);
       return { tag: `c${i}`, posted, acceptedAt, completedAt };
     }),
   );
+  completions.stop();
   const wall = performance.now() - t0;
   sampling = false;
   await sampler;

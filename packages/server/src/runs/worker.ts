@@ -45,8 +45,13 @@ export interface RunWorkerOptions {
   retentionDays?: number;
 }
 
-/** Runs one process executes at once unless told otherwise (SVC_RUN_CONCURRENCY). */
-export const DEFAULT_RUN_CONCURRENCY = 4;
+/**
+ * Runs one process executes at once unless told otherwise (SVC_RUN_CONCURRENCY). A run waiting on
+ * the network holds no database connection (it writes when its child sends something), so what
+ * bounds this is the children: each is a process of its own, about 75 MB resident at rest and at
+ * most SVC_RUN_MEMORY_MB + 256 MB of data (its rlimit). 8 at once: about 600 MB when all are busy.
+ */
+export const DEFAULT_RUN_CONCURRENCY = 8;
 
 export const DEFAULT_RUN_LIMITS: SandboxLimits = { timeoutMs: 15 * 60_000, memoryMb: 512 };
 
