@@ -301,7 +301,8 @@ async function scenario(label, adminUrl, { servers, workers }) {
   await sampler;
   const svcCpu = pids.reduce((sum, pid) => sum + cpuOf(pid), 0) - svcCpuBefore;
   let backendCpu = 0;
-  for (const pid of await backendsOf(watcher, name)) backendCpu += cpuOf(pid) - (backendCpuBefore.get(pid) ?? 0);
+  for (const pid of await backendsOf(watcher, name))
+    backendCpu += cpuOf(pid) - (backendCpuBefore.get(pid) ?? 0);
   // The next scenario gets the machine to itself.
   await Promise.all(started.map((s) => s.stop()));
 
@@ -315,7 +316,17 @@ async function scenario(label, adminUrl, { servers, workers }) {
     console.log([...queries].sort((a, b) => b[1] - a[1]).slice(0, 15));
     for (const r of results.slice(0, 5)) {
       const m = model.calls.get(r.tag);
-      console.log(r.tag, 'accepted', (r.acceptedAt - r.posted).toFixed(0), 'model start', (m.startedAt - r.posted).toFixed(0), 'model end', (m.endedAt - r.posted).toFixed(0), 'completed', (r.completedAt - r.posted).toFixed(0));
+      console.log(
+        r.tag,
+        'accepted',
+        (r.acceptedAt - r.posted).toFixed(0),
+        'model start',
+        (m.startedAt - r.posted).toFixed(0),
+        'model end',
+        (m.endedAt - r.posted).toFixed(0),
+        'completed',
+        (r.completedAt - r.posted).toFixed(0),
+      );
     }
   }
   return {

@@ -143,7 +143,7 @@ export async function completeTurn(
          FROM message m, jsonb_array_elements($7::jsonb) WITH ORDINALITY AS i(item, n) ORDER BY i.n
      ),
      outbox AS (${queuedReplySql({ parts: 8, stableId: 9, to: 10 })}),
-     ${eventSql('reply.completed', "$11::jsonb || jsonb_build_object('completedAt', " + isoOf('m.completed_at') + ')')}
+     ${eventSql('reply.completed', `$11::jsonb || jsonb_build_object('completedAt', ${isoOf('m.completed_at')})`)}
      SELECT CASE WHEN $8::text[] IS NOT NULL THEN pg_notify($12, '') END FROM message`,
     [
       turn.id,
