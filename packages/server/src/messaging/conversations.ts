@@ -155,7 +155,8 @@ export function conversationRoutes(options: MessagingOptions, hub: ConversationH
         );
         if (!found) throw notFound(`conversation "${conversationId}"`);
         const after = lastEventId(request.headers['last-event-id'], request.query.after);
-        streams.open(reply, conversationId, after);
+        // As stored (lowercase): the id in the URL may be written in capitals.
+        streams.open(reply, found.id, after);
       },
     );
 

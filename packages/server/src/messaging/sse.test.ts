@@ -159,6 +159,15 @@ describe('event streams', () => {
     expect(seen.eventReads).toBeLessThanOrEqual(4);
   });
 
+  it('deliver the backlog and live events to a stream opened with the id in capitals', async () => {
+    const [id] = await conversations(quiet, 1);
+    const stream = await openStream(quiet, (id as string).toUpperCase());
+    open.push(stream);
+    await stream.until(1);
+    const seq = await append(quiet, id as string, true);
+    await stream.until(seq, 2000);
+  });
+
   it('lose no event when the listener connection is killed: the streams read again once it is back', async () => {
     const [id] = await conversations(quiet, 1);
     const stream = await openStream(quiet, id as string);

@@ -3,7 +3,7 @@ import { rollback, transaction } from '../db/transaction.js';
 import { visibleTo } from '../messaging/visibility.js';
 import { appendEvent, WORK_CHANNEL } from './events.js';
 import { EXPIRE_APPROVALS_LOCK, reaperTurn } from './queue.js';
-import { type ClaimedTurn, type TurnState, whileLeased } from './turn.js';
+import { type ClaimedTurn, storableJson, type TurnState, whileLeased } from './turn.js';
 
 export interface ApprovalRequest {
   sdkApprovalId: string;
@@ -47,7 +47,7 @@ export async function pauseTurn(
               -- A pause is not a crash: the resumed turn has its attempts again.
               attempts = 0
         WHERE id = $1`,
-      [turn.id, JSON.stringify(state)],
+      [turn.id, storableJson(state)],
     );
     for (const request of requests) {
       const { rows } = await client.query<{ id: string; expires_at: Date }>(
@@ -62,7 +62,7 @@ export async function pauseTurn(
           request.sdkApprovalId,
           request.toolCallId,
           request.tool,
-          JSON.stringify(request.input ?? null),
+          storableJson(request.input ?? null),
           ttlMs,
         ],
       );

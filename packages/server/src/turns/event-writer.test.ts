@@ -95,6 +95,64 @@ describe('the event writer', () => {
     );
   });
 
+  it("keeps one turn's unstorable text or busy conversation from holding back the others", async () => {
+    const turns = await claimAll(['nul', 'emoji', 'busy', 'plain']);
+    const [nul, emoji, busy, plain] = ['nul', 'emoji', 'busy', 'plain'].map(
+      (c) => turns.get(c) as ClaimedTurn,
+    );
+    // A message being queued in `busy`'s conversation holds its row (its files still uploading).
+    const holder = await server.pool.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE', [busy?.conversationId]);
+    try {
+      writer.delta(nul as ClaimedTurn, 'a\u0000b');
+      // Half an emoji now, the other half after the next write: it is written whole, once.
+      writer.delta(emoji as ClaimedTurn, 'smile \ud83d');
+      writer.delta(busy as ClaimedTurn, 'waiting');
+      writer.delta(plain as ClaimedTurn, 'plain');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      writer.delta(emoji as ClaimedTurn, '\ude00!');
+      await writer.settle(nul as ClaimedTurn);
+      await writer.settle(emoji as ClaimedTurn);
+      await writer.settle(plain as ClaimedTurn);
+      expect((await eventsOf(nul as ClaimedTurn)).map((e) => e.text)).toEqual([undefined, 'a\ufffdb']);
+      expect((await eventsOf(emoji as ClaimedTurn)).map((e) => e.text).join('')).toBe('smile \ud83d\ude00!');
+      expect((await eventsOf(plain as ClaimedTurn)).map((e) => e.text)).toEqual([undefined, 'plain']);
+      expect((await eventsOf(busy as ClaimedTurn)).map((e) => e.text)).toEqual([undefined]);
+    } finally {
+      await holder.query('COMMIT');
+      holder.release();
+    }
+    await writer.settle(busy as ClaimedTurn);
+    expect((await eventsOf(busy as ClaimedTurn)).map((e) => e.text)).toEqual([undefined, 'waiting']);
+  });
+
+  it('treats a message claimed again as a new turn, whatever the one before left', async () => {
+    const turns = await claimAll(['again']);
+    const first = turns.get('again') as ClaimedTurn;
+    writer.delta(first, 'first try');
+    await writer.settle(first);
+    await server.pool.query(
+      "UPDATE messages SET lease_expires_at = now() - interval '1 second' WHERE id = $1",
+      [first.id],
+    );
+    await reapLapsedTurns(server.pool, 3);
+    const claimed = await claimTurns(server.pool, 'test-worker', 60_000, 10);
+    const second = claimed !== 'contended' ? claimed.find((t) => t.id === first.id) : undefined;
+    expect(second?.leaseToken).toBe(first.leaseToken + 1);
+    // The first turn's entry is still there (it was not forgotten yet): the second is not fenced by it.
+    await writer.append(second as ClaimedTurn, 'message.started', { messageId: first.id });
+    writer.forget(first);
+    writer.delta(second as ClaimedTurn, 'second try');
+    await writer.settle(second as ClaimedTurn);
+    expect((await eventsOf(second as ClaimedTurn)).map((e) => e.text ?? e.type)).toEqual([
+      'message.queued',
+      'first try',
+      'message.started',
+      'second try',
+    ]);
+  });
+
   it('writes what is pending when closed', async () => {
     const turns = await claimAll(['closing']);
     const turn = turns.get('closing') as ClaimedTurn;

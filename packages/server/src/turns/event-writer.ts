@@ -2,7 +2,7 @@ import type { ConversationEventType } from '@svc/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Pool } from 'pg';
 import { type Announcer, createAnnouncer } from './events.js';
-import { type ClaimedTurn, LeaseLostError } from './turn.js';
+import { type ClaimedTurn, LeaseLostError, storableJson } from './turn.js';
 
 /**
  * Writes the events of every turn a process runs, many turns in one statement. A turn streams a
@@ -65,16 +65,28 @@ export function createEventWriter(options: {
 
   const entryOf = (turn: ClaimedTurn): TurnEntry => {
     let entry = entries.get(turn.id);
-    if (!entry) {
+    // A message claimed again (after a pause, or a lapsed lease) is another turn: its entry starts
+    // afresh, whatever the one before left behind.
+    if (entry?.turn !== turn) {
       entry = { turn, rows: [], text: '', waiters: [] };
       entries.set(turn.id, entry);
     }
     return entry;
   };
-  const foldText = (entry: TurnEntry) => {
-    if (entry.text === '') return;
-    entry.rows.push({ type: 'reply.delta', data: { messageId: entry.turn.id, text: entry.text } });
-    entry.text = '';
+  /**
+   * Moves the pending text into a delta. Between writes, a trailing high surrogate waits for its
+   * other half (the output guard cuts text by UTF-16 units): half an emoji is not valid JSON text.
+   */
+  const foldText = (entry: TurnEntry, final: boolean) => {
+    let text = entry.text;
+    let kept = '';
+    if (!final && /[\uD800-\uDBFF]$/.test(text)) {
+      kept = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    entry.text = kept;
+    if (text === '') return;
+    entry.rows.push({ type: 'reply.delta', data: { messageId: entry.turn.id, text } });
   };
   const hasWork = (entry: TurnEntry) => entry.rows.length > 0 || entry.text !== '';
 
@@ -92,10 +104,18 @@ export function createEventWriter(options: {
   };
 
   const write = () => {
+    // One batch at a time: a turn's events are numbered in the order its batches commit.
+    if (writing) return;
+    if (timer) clearTimeout(timer);
     timer = null;
+    const final = soon || closed;
     soon = false;
-    const batch = [...entries.values()].filter(hasWork);
-    if (batch.length === 0) return;
+    for (const entry of entries.values()) foldText(entry, final || entry.waiters.length > 0);
+    const batch = [...entries.values()].filter((entry) => entry.rows.length > 0);
+    if (batch.length === 0) {
+      if ([...entries.values()].some(hasWork)) schedule(false);
+      return;
+    }
     const ids = new Set(batch.map((e) => e.turn.id));
     const done = writeBatch(batch).finally(() => {
       writing = null;
@@ -105,46 +125,55 @@ export function createEventWriter(options: {
     writing = { ids, done };
   };
 
+  /** Takes each entry's rows and waiters out for a write; `putBack` returns them, first in line. */
+  const take = (entry: TurnEntry) => {
+    const taken = { rows: entry.rows, waiters: entry.waiters };
+    entry.rows = [];
+    entry.waiters = [];
+    return {
+      ...taken,
+      putBack() {
+        entry.rows = [...taken.rows, ...entry.rows];
+        entry.waiters = [...taken.waiters, ...entry.waiters];
+      },
+    };
+  };
+
+  const fail = (entry: TurnEntry, waiters: Waiter[], error: Error) => {
+    entry.failure = error;
+    for (const waiter of waiters) waiter.reject(error);
+    // It streams on otherwise until its next write, paying for a model nobody reads.
+    options.onLost?.(entry.turn);
+  };
+
   const writeBatch = async (batch: TurnEntry[]) => {
-    const messageIds: string[] = [];
-    const leaseTokens: number[] = [];
-    const conversationIds: string[] = [];
-    const types: string[] = [];
-    const data: string[] = [];
-    const waiters = new Map<string, Waiter[]>();
-    for (const entry of batch) {
-      foldText(entry);
-      for (const row of entry.rows) {
-        messageIds.push(entry.turn.id);
-        leaseTokens.push(entry.turn.leaseToken);
-        conversationIds.push(entry.turn.conversationId);
-        types.push(row.type);
-        data.push(JSON.stringify(row.data));
-      }
-      entry.rows = [];
-      waiters.set(entry.turn.id, entry.waiters);
-      entry.waiters = [];
-    }
-    let written: Set<string>;
+    const taken = batch.map((entry) => ({ entry, ...take(entry) }));
+    let outcome: Map<string, 'written' | 'busy'>;
     try {
-      written = await insertEvents(options.pool, { messageIds, leaseTokens, conversationIds, types, data });
+      outcome = await insertEvents(options.pool, taken);
     } catch (error) {
-      options.log.warn({ err: error }, 'could not write the events of running turns');
-      for (const entry of batch) {
-        entry.failure = error as Error;
-        for (const waiter of waiters.get(entry.turn.id) ?? []) waiter.reject(error as Error);
+      if (taken.length > 1) {
+        // One turn's events (or a passing deadlock) must not fail every turn of the process:
+        // each is tried again on its own, and only one that fails alone is failed.
+        for (const one of taken) one.putBack();
+        for (const one of taken) await writeBatch([one.entry]);
+        return;
       }
+      options.log.warn({ err: error, messageId: batch[0]?.turn.id }, 'could not write the events of a turn');
+      for (const one of taken) fail(one.entry, one.waiters, error as Error);
       return;
     }
-    for (const entry of batch) {
-      if (written.has(entry.turn.id)) {
-        announcer.announce(entry.turn.conversationId);
-        for (const waiter of waiters.get(entry.turn.id) ?? []) waiter.resolve();
+    for (const one of taken) {
+      const result = outcome.get(one.entry.turn.id);
+      if (result === 'written') {
+        announcer.announce(one.entry.turn.conversationId);
+        for (const waiter of one.waiters) waiter.resolve();
+      } else if (result === 'busy') {
+        // Its conversation's row is held by a transaction elsewhere (a message being queued with
+        // its files): written with the next batch rather than holding this one up.
+        one.putBack();
       } else {
-        const lost = new LeaseLostError(entry.turn.id);
-        entry.failure = lost;
-        for (const waiter of waiters.get(entry.turn.id) ?? []) waiter.reject(lost);
-        options.onLost?.(entry.turn);
+        fail(one.entry, one.waiters, new LeaseLostError(one.entry.turn.id));
       }
     }
   };
@@ -166,13 +195,13 @@ export function createEventWriter(options: {
     append(turn, type, data) {
       const entry = entryOf(turn);
       if (entry.failure) return Promise.reject(entry.failure);
-      foldText(entry);
+      foldText(entry, true);
       entry.rows.push({ type, data });
       return waitFor(entry);
     },
     async settle(turn) {
       const entry = entries.get(turn.id);
-      if (!entry) return;
+      if (!entry || entry.turn !== turn) return;
       if (entry.failure) throw entry.failure;
       if (hasWork(entry)) return waitFor(entry);
       if (writing?.ids.has(turn.id)) {
@@ -181,16 +210,17 @@ export function createEventWriter(options: {
       }
     },
     forget(turn) {
-      entries.delete(turn.id);
+      if (entries.get(turn.id)?.turn === turn) entries.delete(turn.id);
     },
     announce(conversationId) {
       announcer.announce(conversationId);
     },
     async close() {
       closed = true;
-      while (writing || [...entries.values()].some(hasWork)) {
+      while (writing || [...entries.values()].some((entry) => hasWork(entry) && !entry.failure)) {
         if (!writing) write();
-        await writing?.done;
+        if (!writing) break;
+        await writing.done;
       }
       if (timer) clearTimeout(timer);
       await announcer.close();
@@ -201,20 +231,29 @@ export function createEventWriter(options: {
 /**
  * One statement: each turn's message row is locked only while its lease is the one given (a
  * worker whose lease lapsed writes nothing), each conversation's event numbers are taken from its
- * row in one step for all its new events, and the events are inserted in the order given.
- * Answers the messages whose events were written.
+ * row in one step for all its new events (a row another transaction holds is skipped: `busy`),
+ * and the events are inserted in the order given. Answers, for each message whose lease holds,
+ * whether its events were written.
  */
 async function insertEvents(
   pool: Pool,
-  rows: {
-    messageIds: string[];
-    leaseTokens: number[];
-    conversationIds: string[];
-    types: string[];
-    data: string[];
-  },
-): Promise<Set<string>> {
-  const { rows: written } = await pool.query<{ message_id: string }>(
+  batch: { entry: TurnEntry; rows: TurnEntry['rows'] }[],
+): Promise<Map<string, 'written' | 'busy'>> {
+  const messageIds: string[] = [];
+  const leaseTokens: number[] = [];
+  const conversationIds: string[] = [];
+  const types: string[] = [];
+  const data: string[] = [];
+  for (const { entry, rows } of batch) {
+    for (const row of rows) {
+      messageIds.push(entry.turn.id);
+      leaseTokens.push(entry.turn.leaseToken);
+      conversationIds.push(entry.turn.conversationId);
+      types.push(row.type);
+      data.push(storableJson(row.data));
+    }
+  }
+  const { rows } = await pool.query<{ message_id: string; written: boolean }>(
     `WITH input AS (
        SELECT i.* FROM unnest($1::uuid[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[])
               WITH ORDINALITY AS i(message_id, lease_token, conversation_id, type, data, ord)
@@ -226,8 +265,14 @@ async function insertEvents(
         ORDER BY m.id
           FOR UPDATE
      ),
+     free AS (
+       SELECT c.id FROM conversations c WHERE c.id IN (SELECT conversation_id FROM held)
+        ORDER BY c.id
+          FOR UPDATE SKIP LOCKED
+     ),
      counted AS (
-       SELECT h.conversation_id, count(*) AS n FROM input i JOIN held h ON h.id = i.message_id
+       SELECT h.conversation_id, count(*) AS n
+         FROM input i JOIN held h ON h.id = i.message_id JOIN free f ON f.id = h.conversation_id
         GROUP BY h.conversation_id
      ),
      numbered AS (
@@ -237,14 +282,15 @@ async function insertEvents(
      ),
      added AS (
        INSERT INTO conversation_events (conversation_id, seq, message_id, type, data)
-       SELECT i.conversation_id,
-              n.first_seq + row_number() OVER (PARTITION BY i.conversation_id ORDER BY i.ord),
+       SELECT h.conversation_id,
+              n.first_seq + row_number() OVER (PARTITION BY h.conversation_id ORDER BY i.ord),
               i.message_id, i.type, i.data
-         FROM input i JOIN held h ON h.id = i.message_id JOIN numbered n ON n.id = i.conversation_id
+         FROM input i JOIN held h ON h.id = i.message_id JOIN numbered n ON n.id = h.conversation_id
        RETURNING message_id
      )
-     SELECT DISTINCT message_id FROM added`,
-    [rows.messageIds, rows.leaseTokens, rows.conversationIds, rows.types, rows.data],
+     SELECT h.id AS message_id, EXISTS (SELECT 1 FROM added a WHERE a.message_id = h.id) AS written
+       FROM held h`,
+    [messageIds, leaseTokens, conversationIds, types, data],
   );
-  return new Set(written.map((row) => row.message_id));
+  return new Map(rows.map((row) => [row.message_id, row.written ? 'written' : 'busy']));
 }

@@ -1,6 +1,7 @@
 import type { ConversationEventType } from '@svc/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Pool, PoolClient } from 'pg';
+import { storableJson } from './turn.js';
 
 /**
  * Events of conversations are announced here (payload: conversation ids, comma-separated; as many
@@ -48,7 +49,7 @@ export async function appendEvent(
       conversationId,
       messageId,
       type,
-      JSON.stringify(data),
+      storableJson(data),
       EVENTS_CHANNEL,
       options.wakeWorkers === true,
       WORK_CHANNEL,

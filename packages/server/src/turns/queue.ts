@@ -3,7 +3,15 @@ import { rollback, transaction } from '../db/transaction.js';
 import { OUTBOX_CHANNEL, queuedReplySql, type ReplyTarget, replyParts } from '../outbox/queue.js';
 import { appendEvent, WORK_CHANNEL } from './events.js';
 import type { Item } from './items.js';
-import { type ClaimedTurn, LeaseLostError, type TurnProblem, type TurnState, whileLeased } from './turn.js';
+import {
+  type ClaimedTurn,
+  LeaseLostError,
+  storable,
+  storableJson,
+  type TurnProblem,
+  type TurnState,
+  whileLeased,
+} from './turn.js';
 
 /**
  * Claims up to `limit` queued messages, each the oldest of a conversation that has no turn running
@@ -96,10 +104,18 @@ export async function claimTurn(
 export async function extendLeases(pool: Pool, turns: ClaimedTurn[], leaseMs: number): Promise<Set<string>> {
   if (turns.length === 0) return new Set();
   const { rows } = await pool.query<{ id: string }>(
-    `UPDATE messages m SET lease_expires_at = now() + make_interval(secs => $3 / 1000.0)
-       FROM unnest($1::uuid[], $2::bigint[]) AS t(id, lease_token)
-      WHERE m.id = t.id AND m.lease_token = t.lease_token AND m.status = 'running'
-      RETURNING m.id`,
+    // Rows are locked in id order, as the event writer locks them: two statements of one process
+    // taking the same rows in other orders deadlocked.
+    `WITH held AS (
+       SELECT m.id FROM messages m JOIN unnest($1::uuid[], $2::bigint[]) AS t(id, lease_token)
+           ON m.id = t.id AND m.lease_token = t.lease_token
+        WHERE m.status = 'running'
+        ORDER BY m.id
+          FOR UPDATE OF m
+     )
+     UPDATE messages m SET lease_expires_at = now() + make_interval(secs => $3 / 1000.0)
+       FROM held WHERE m.id = held.id
+     RETURNING m.id`,
     [turns.map((t) => t.id), turns.map((t) => t.leaseToken), leaseMs],
   );
   return new Set(rows.map((row) => row.id));
@@ -122,12 +138,13 @@ export async function completeTurn(
     toolItems: Item[];
   },
 ): Promise<void> {
+  const reply = storable(answer.reply);
   const items: Item[] = [
     { kind: 'user', content: { text: turn.content } },
     ...answer.toolItems,
-    { kind: 'assistant', content: { text: answer.reply } },
+    { kind: 'assistant', content: { text: reply } },
   ];
-  const parts = replyParts(turn.replyTo, answer.reply);
+  const parts = replyParts(turn.replyTo, reply);
   const { rowCount } = await pool.query(
     `WITH message AS (
        UPDATE messages SET status = 'completed', reply = $3, model = $4, usage = $5, error = NULL, turn_state = NULL,
@@ -148,15 +165,15 @@ export async function completeTurn(
     [
       turn.id,
       turn.leaseToken,
-      answer.reply,
+      reply,
       answer.model,
       JSON.stringify(answer.usage),
       answer.firstTokenAt,
-      JSON.stringify(items),
+      storableJson(items),
       parts,
       turn.replyTo?.stableId ?? null,
       turn.replyTo ? JSON.stringify(turn.replyTo.to) : null,
-      JSON.stringify({ messageId: turn.id, reply: answer.reply, model: answer.model, usage: answer.usage }),
+      JSON.stringify({ messageId: turn.id, reply, model: answer.model, usage: answer.usage }),
       OUTBOX_CHANNEL,
     ],
   );
@@ -174,12 +191,7 @@ export async function failTurn(pool: Pool, turn: ClaimedTurn, problem: TurnProbl
      ),
      ${eventSql('reply.failed', '$4::jsonb')}
      SELECT 1 FROM message`,
-    [
-      turn.id,
-      turn.leaseToken,
-      JSON.stringify(problem),
-      JSON.stringify({ messageId: turn.id, error: problem }),
-    ],
+    [turn.id, turn.leaseToken, storableJson(problem), storableJson({ messageId: turn.id, error: problem })],
   );
   if (rowCount !== 1) throw new LeaseLostError(turn.id);
 }

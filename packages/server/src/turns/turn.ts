@@ -63,3 +63,17 @@ export async function whileLeased<T>(
     },
   );
 }
+
+/**
+ * A string as PostgreSQL stores it in text and jsonb: NUL and lone UTF-16 surrogates (half an
+ * emoji, cut by a limit counted in UTF-16 units) become U+FFFD. Model and tool output may carry
+ * either, and PostgreSQL refuses both.
+ */
+export function storable(text: string): string {
+  return text.replace(/\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+/** JSON of `value` with every string in it `storable`. */
+export function storableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item) => (typeof item === 'string' ? storable(item) : item));
+}

@@ -61,13 +61,18 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
     pool: options.pool,
     log: options.log,
     ...(options.deltaIntervalMs !== undefined ? { intervalMs: options.deltaIntervalMs } : {}),
-    onLost: (turn) => running.get(turn.id)?.stop.abort(new LeaseLostError(turn.id)),
+    onLost: (turn) => stopTurn(turn),
   });
   const deps: TurnDeps = { ...options, events, egress: { ...options.egress, fetch: egressClient.fetch } };
   let closing = false;
   // Set once listening; a turn ends (and wakes it) only after that.
   let loop: WorkLoop | null = null;
   const wake = () => loop?.wake();
+  // A message claimed again is another turn (another lease token): only the turn named is stopped.
+  const stopTurn = (turn: ClaimedTurn) => {
+    const entry = running.get(turn.id);
+    if (entry?.turn.leaseToken === turn.leaseToken) entry.stop.abort(new LeaseLostError(turn.id));
+  };
 
   // One statement renews every lease this process holds. A worker that cannot renew a lease stops
   // that turn rather than run on without it: after a whole lease without a renewal, another worker
@@ -78,14 +83,12 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
     extendLeases(options.pool, turns, leaseMs)
       .then((held) => {
         renewed = Date.now();
-        for (const turn of turns) {
-          if (!held.has(turn.id)) running.get(turn.id)?.stop.abort(new LeaseLostError(turn.id));
-        }
+        for (const turn of turns) if (!held.has(turn.id)) stopTurn(turn);
       })
       .catch((error) => {
         options.log.warn({ err: error }, 'could not renew the leases of running turns');
         if (Date.now() - renewed > leaseMs) {
-          for (const turn of turns) running.get(turn.id)?.stop.abort(new LeaseLostError(turn.id));
+          for (const turn of turns) stopTurn(turn);
         }
       });
   }, leaseMs / 3);
@@ -101,9 +104,12 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
           options.log.error({ err: error, messageId: turn.id }, 'a turn failed unexpectedly');
         }
       })
+      // What a stopped turn streamed last is written while its lease holds (a turn that ended
+      // settled already), then forgotten.
+      .then(() => events.settle(turn).catch(() => {}))
       .finally(() => {
         events.forget(turn);
-        running.delete(turn.id);
+        if (running.get(turn.id)?.turn === turn) running.delete(turn.id);
         wake();
       });
     running.set(turn.id, { turn, stop, done });
@@ -168,7 +174,6 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
       const left = [...running.values()];
       for (const { stop } of left) stop.abort();
       await all();
-      // What the stopped turns streamed is written before they are handed back.
       await events.close();
       clearInterval(heartbeat);
       await Promise.all(
