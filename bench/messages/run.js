@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { measureInTurns } from '../lib/cpu.js';
 import {
   adminDatabaseUrl,
   createDatabase,
@@ -13,7 +14,6 @@ import {
   runBench,
   startChild,
 } from '../lib/environment.js';
-import { cpuNow, cpuPer } from './cpu.js';
 
 const SERVE = new URL('./serve.js', import.meta.url);
 
@@ -72,32 +72,15 @@ async function accept(url, path, conversations, bearer) {
 
 /**
  * svc and the durable baseline in turn, `ROUNDS` times each: the mean rate and p99, and the CPU ms
- * each accepted request cost the server's process and PostgreSQL.
+ * each accepted request cost the server's process and PostgreSQL (a warm-up each, none in a quick run).
  */
-async function acceptInTurns(servers, path, conversations, bearer) {
-  const runs = servers.map(() => []);
-  // A warm-up each (its requests count for the none-lost check, not for the figures); none in a quick run.
-  if (!QUICK) for (const server of servers) await accept(server.url, path, conversations, bearer);
-  const cpu = servers.map(() => ({ server: 0, postgres: 0, requests: 0 }));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, server] of servers.entries()) {
-      const before = await cpuNow(server, database);
-      const run = await accept(server.url, path, conversations, bearer);
-      const used = cpuPer(before, await cpuNow(server, database), 1);
-      cpu[i].server += used.server;
-      cpu[i].postgres = used.postgres === null ? null : cpu[i].postgres + used.postgres;
-      cpu[i].requests += run.answered;
-      runs[i].push(run);
-    }
-  }
-  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
-  return runs.map((list, i) => ({
-    cpuServer: cpu[i].server / cpu[i].requests,
-    cpuPostgres: cpu[i].postgres === null ? null : cpu[i].postgres / cpu[i].requests,
-    reqPerSec: mean(list.map((r) => r.reqPerSec)),
-    p99: mean(list.map((r) => r.p99)),
-    rates: list.map((r) => r.reqPerSec.toFixed(0)).join(', '),
-  }));
+function acceptInTurns(servers, path, conversations, bearer) {
+  return measureInTurns(servers, {
+    database,
+    rounds: ROUNDS,
+    warmUp: !QUICK,
+    run: (server) => accept(server.url, path, conversations, bearer),
+  });
 }
 
 /** The API token the accept runs send (scope `messages`), made through svc's API as a client's would be. */

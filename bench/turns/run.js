@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { postgresCpuMs, processCpuMs } from '../lib/cpu.js';
 import {
   adminDatabaseUrl,
   createDatabase,
@@ -64,25 +65,6 @@ function startSvcProcess(args, env) {
     child.once('exit', (code) => reject(new Error(`svc ${args[0]} exited ${code}:\n${output}`)));
   });
   return { child, ready, stop, output: () => output };
-}
-
-/** CPU time a process has used, from /proc (ms); 0 for one that is gone. */
-function cpuOf(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/** PostgreSQL's backends serving `database` now. */
-async function backendsOf(client, database) {
-  const { rows } = await client.query(
-    'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-    [database],
-  );
-  return rows.map((row) => row.pid);
 }
 
 /** Resident memory of a process, from /proc (bytes). */
@@ -272,8 +254,8 @@ async function scenario(label, adminUrl, { servers, workers }) {
 
   // CPU used for the run (svc's processes, and PostgreSQL's backends of this database): the figure
   // that holds on a machine busy with other work, where wall times swing.
-  const svcCpuBefore = pids.reduce((sum, pid) => sum + cpuOf(pid), 0);
-  const backendCpuBefore = new Map((await backendsOf(watcher, name)).map((pid) => [pid, cpuOf(pid)]));
+  const svcCpuBefore = pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+  const postgresBefore = postgresCpuMs(name);
   progress(`${label}: posting ${CONVERSATIONS} conversations at once (model: ${MODEL_MS} ms per reply)`);
   model.resetPeak();
   const stop = new AbortController();
@@ -299,10 +281,10 @@ async function scenario(label, adminUrl, { servers, workers }) {
   const wall = performance.now() - t0;
   sampling = false;
   await sampler;
-  const svcCpu = pids.reduce((sum, pid) => sum + cpuOf(pid), 0) - svcCpuBefore;
+  const svcCpu = pids.reduce((sum, pid) => sum + processCpuMs(pid), 0) - svcCpuBefore;
+  const postgresAfter = postgresCpuMs(name);
   let backendCpu = 0;
-  for (const pid of await backendsOf(watcher, name))
-    backendCpu += cpuOf(pid) - (backendCpuBefore.get(pid) ?? 0);
+  for (const [pid, ms] of postgresAfter ?? []) backendCpu += ms - (postgresBefore?.get(pid) ?? 0);
   // The next scenario gets the machine to itself.
   await Promise.all(started.map((s) => s.stop()));
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { measureInTurns } from '../lib/cpu.js';
 import {
   adminDatabaseUrl,
   createDatabase,
@@ -12,7 +13,6 @@ import {
   runBench,
   startChild,
 } from '../lib/environment.js';
-import { cpuNow, cpuPer } from './cpu.js';
 
 const SERVE = new URL('./serve.js', import.meta.url);
 
@@ -92,32 +92,15 @@ async function accept(url) {
 
 /**
  * svc and the durable baseline in turn, `ROUNDS` times each: the mean rate and p99, and the CPU ms
- * each accepted request cost the server's process and PostgreSQL.
+ * each accepted request cost the server's process and PostgreSQL (a warm-up each, none in a quick run).
  */
-async function acceptInTurns(servers) {
-  const runs = servers.map(() => []);
-  // A warm-up each (its requests count for the none-lost check, not for the figures); none in a quick run.
-  if (!QUICK) for (const server of servers) await accept(server.url);
-  const cpu = servers.map(() => ({ server: 0, postgres: 0, requests: 0 }));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, server] of servers.entries()) {
-      const before = await cpuNow(server, database);
-      const run = await accept(server.url);
-      const used = cpuPer(before, await cpuNow(server, database), 1);
-      cpu[i].server += used.server;
-      cpu[i].postgres = used.postgres === null ? null : cpu[i].postgres + used.postgres;
-      cpu[i].requests += run.answered;
-      runs[i].push(run);
-    }
-  }
-  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
-  return runs.map((list, i) => ({
-    cpuServer: cpu[i].server / cpu[i].requests,
-    cpuPostgres: cpu[i].postgres === null ? null : cpu[i].postgres / cpu[i].requests,
-    reqPerSec: mean(list.map((r) => r.reqPerSec)),
-    p99: mean(list.map((r) => r.p99)),
-    rates: list.map((r) => r.reqPerSec.toFixed(0)).join(', '),
-  }));
+function acceptInTurns(servers) {
+  return measureInTurns(servers, {
+    database,
+    rounds: ROUNDS,
+    warmUp: !QUICK,
+    run: (server) => accept(server.url),
+  });
 }
 
 /** Messages stored from the platform: at least as many as were answered 200 (none dropped). */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeChatCompletions, startFakeChatCompletions } from '../../test/fakes/chat-completions.js';
 import { ADMIN_PASSWORD, createDataDir, createTestDatabase } from '../../test/harness.js';
 import { spawnSvc } from '../../test/spawn-svc.js';
+import { until as waitUntil } from '../../test/until.js';
 
 /**
  * A turn waits on its model for seconds: one process with default settings must hold hundreds of
@@ -20,16 +21,10 @@ let server: ReturnType<typeof spawnSvc>;
 let url: string;
 let release: () => void;
 
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false> | T, ms = 90_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; svc said:\n${server.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const until = <T>(
+  what: string,
+  check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+) => waitUntil(what, check, { ms: 90_000, everyMs: 100, said: () => server.output() });
 
 async function call(method: string, path: string, body?: unknown) {
   const res = await fetch(`${url}${path}`, {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeChatCompletions, startFakeChatCompletions } from '../../test/fakes/chat-completions.js';
 import { ADMIN_PASSWORD, createDataDir, createTestDatabase } from '../../test/harness.js';
 import { spawnSvc } from '../../test/spawn-svc.js';
+import { until as waitUntil } from '../../test/until.js';
 
 /**
  * The deployment of the docs, for real: two `svc server` processes (A with its own workers, B
@@ -23,16 +24,8 @@ let b: string;
 
 const said = () => processes.map((p) => p.output()).join('\n');
 
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; the processes said:\n${said()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = <T>(what: string, check: () => Promise<T | null | undefined | false>, ms = 60_000) =>
+  waitUntil(what, check, { ms, said });
 
 async function start(args: string[]): Promise<ReturnType<typeof spawnSvc>> {
   const child = spawnSvc(args, {
