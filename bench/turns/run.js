@@ -196,7 +196,7 @@ async function scenario(label, adminUrl, { servers, workers }) {
 
   // A server answers its first turns with cold code (the JIT has not compiled the model stream's
   // path yet): a production server is warm, so a round of turns goes first, unmeasured.
-  const warmUp = Math.min(50, CONVERSATIONS);
+  const warmUp = Math.min(Number(process.env.BENCH_WARMUP ?? 50), CONVERSATIONS);
   progress(`${label}: warming up with ${warmUp} conversations`);
   await Promise.all(
     Array.from({ length: warmUp }, async (_, i) => {

@@ -288,8 +288,8 @@ async function insertEvents(
          FROM input i JOIN held h ON h.id = i.message_id JOIN numbered n ON n.id = h.conversation_id
        RETURNING message_id
      )
-     SELECT h.id AS message_id, EXISTS (SELECT 1 FROM added a WHERE a.message_id = h.id) AS written
-       FROM held h`,
+     SELECT h.id AS message_id, a.message_id IS NOT NULL AS written
+       FROM held h LEFT JOIN (SELECT DISTINCT message_id FROM added) a ON a.message_id = h.id`,
     [messageIds, leaseTokens, conversationIds, types, data],
   );
   return new Map(rows.map((row) => [row.message_id, row.written ? 'written' : 'busy']));
