@@ -127,6 +127,20 @@ describe('the event writer', () => {
     expect((await eventsOf(busy as ClaimedTurn)).map((e) => e.text)).toEqual([undefined, 'waiting']);
   });
 
+  it('fails only the turn whose events PostgreSQL refuses, and stops it; the batch beside it is written', async () => {
+    const turns = await claimAll(['refused', 'beside']);
+    const [refused, beside] = ['refused', 'beside'].map((c) => turns.get(c) as ClaimedTurn);
+    lost.length = 0;
+    // A tool call whose input has a NUL in a key: jsonb takes no NUL, and keys are not rewritten.
+    const call = writer.append(refused as ClaimedTurn, 'tool.call', { input: { 'a\u0000b': 1 } });
+    writer.delta(beside as ClaimedTurn, 'still here');
+    await expect(call).rejects.toThrow(/unsupported Unicode escape sequence|\\u0000/);
+    await writer.settle(beside as ClaimedTurn);
+    expect(lost).toEqual([refused?.id]);
+    expect((await eventsOf(beside as ClaimedTurn)).map((e) => e.text)).toEqual([undefined, 'still here']);
+    expect((await eventsOf(refused as ClaimedTurn)).map((e) => e.type)).toEqual(['message.queued']);
+  });
+
   it('treats a message claimed again as a new turn, whatever the one before left', async () => {
     const turns = await claimAll(['again']);
     const first = turns.get('again') as ClaimedTurn;
