@@ -1,6 +1,7 @@
 // CPU time per unit of work, the figure that holds on a busy machine: a server's own (its process)
 // and PostgreSQL's (the backends of the run's database, read from /proc; Linux only).
 import { readdirSync, readFileSync } from 'node:fs';
+import { printFigure } from './environment.js';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
@@ -89,4 +90,14 @@ export async function measureInTurns(servers, { database, rounds, warmUp, run })
     p99: mean(list.map((r) => r.p99)),
     rates: list.map((r) => r.reqPerSec.toFixed(0)).join(', '),
   }));
+}
+
+/** The accept figures of svc against its durable baseline (`measureInTurns`' answers), for `what` ("message"). */
+export function printAcceptFigures(what, svc, durable) {
+  printFigure(`accepted ${what}s/s (svc vs durable)`, svc.reqPerSec.toFixed(0), durable.reqPerSec.toFixed(0));
+  printFigure('accepted p99 ms', svc.p99.toFixed(0), durable.p99.toFixed(0));
+  printFigure('ratio svc/durable', (svc.reqPerSec / durable.reqPerSec).toFixed(2));
+  const cpu = (run) =>
+    `${run.cpuServer.toFixed(2)} + ${run.cpuPostgres === null ? '?' : run.cpuPostgres.toFixed(2)}`;
+  printFigure(`CPU ms per accepted ${what}, server + PostgreSQL`, cpu(svc), cpu(durable));
 }

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { measureInTurns } from '../lib/cpu.js';
+import { measureInTurns, printAcceptFigures } from '../lib/cpu.js';
 import {
   adminDatabaseUrl,
   createDatabase,
@@ -215,20 +215,7 @@ async function main() {
   const bareMemory = await memoryPer(durable, '/hold');
 
   console.log('');
-  printFigure(
-    'accepted messages/s (svc vs durable)',
-    svcAccept.reqPerSec.toFixed(0),
-    durableAccept.reqPerSec.toFixed(0),
-  );
-  printFigure('accepted p99 ms', svcAccept.p99.toFixed(0), durableAccept.p99.toFixed(0));
-  printFigure('ratio svc/durable', (svcAccept.reqPerSec / durableAccept.reqPerSec).toFixed(2));
-  const cpuFigure = (run) =>
-    `${run.cpuServer.toFixed(2)} + ${run.cpuPostgres === null ? '?' : run.cpuPostgres.toFixed(2)}`;
-  printFigure(
-    'CPU ms per accepted message, server + PostgreSQL',
-    cpuFigure(svcAccept),
-    cpuFigure(durableAccept),
-  );
+  printAcceptFigures('message', svcAccept, durableAccept);
   printFigure(
     'accepted messages/s, all in one conversation',
     svcOneConversation.reqPerSec.toFixed(0),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { measureInTurns } from '../lib/cpu.js';
+import { measureInTurns, printAcceptFigures } from '../lib/cpu.js';
 import {
   adminDatabaseUrl,
   createDatabase,
@@ -178,20 +178,7 @@ async function main() {
   const answered = trips.map((trip) => trip.answered);
 
   console.log('');
-  printFigure(
-    'accepted webhooks/s (svc vs durable)',
-    svcAccept.reqPerSec.toFixed(0),
-    durableAccept.reqPerSec.toFixed(0),
-  );
-  printFigure('accepted p99 ms', svcAccept.p99.toFixed(0), durableAccept.p99.toFixed(0));
-  printFigure('ratio svc/durable', (svcAccept.reqPerSec / durableAccept.reqPerSec).toFixed(2));
-  const cpuFigure = (run) =>
-    `${run.cpuServer.toFixed(2)} + ${run.cpuPostgres === null ? '?' : run.cpuPostgres.toFixed(2)}`;
-  printFigure(
-    'CPU ms per accepted webhook, server + PostgreSQL',
-    cpuFigure(svcAccept),
-    cpuFigure(durableAccept),
-  );
+  printAcceptFigures('webhook', svcAccept, durableAccept);
   printFigure('webhook -> reply at Slack p50 ms', percentile(replied, 50).toFixed(1), '(model: 0 ms)');
   printFigure('webhook -> reply at Slack p99 ms', percentile(replied, 99).toFixed(1), '(model: 0 ms)');
   printFigure('webhook answered (of the above) p50 ms', percentile(answered, 50).toFixed(1));
