@@ -151,6 +151,8 @@ const fixtures = {
   actionConnectionId: '',
   runId: '',
   eventId: '',
+  /** An OAuth attempt of the code-host connection. */
+  attemptId: '',
 };
 
 function paramValue(name: string): string {
@@ -188,6 +190,8 @@ function paramValue(name: string): string {
       return fixtures.runId; // a finished sync; the routes that change a run get a fresh one
     case 'eventId':
       return fixtures.eventId;
+    case 'attemptId':
+      return fixtures.attemptId;
     default:
       // Authentication runs before params are validated, so any value tests the guard.
       return 'x';
@@ -259,7 +263,7 @@ async function pathOf(route: RegisteredRoute, fresh: boolean): Promise<string> {
   for (const name of names) {
     const fresher = name === target ? freshTargets[name] : undefined;
     const value =
-      name === 'connectionId' && route.url.includes('/actions/')
+      name === 'connectionId' && (route.url.includes('/actions/') || route.url.includes('/oauth/'))
         ? fixtures.actionConnectionId
         : paramValue(name);
     path = path.replace(`:${name}`, fresher ? await fresher() : value);
@@ -372,13 +376,26 @@ beforeAll(async () => {
   expect(
     (await server.call('POST', `/api/${ORG}/connectors`, { body: { package: 'code-host' } })).status,
   ).toBe(201);
-  // Its auth is oauth, which POST /connections does not take yet: the row is made directly.
+  // Made directly, active as if its OAuth grant were held.
   const codeHost = await server.pool.query<{ id: string }>(
     `INSERT INTO connections (org_id, connector_key, config) SELECT id, 'code-host', '{}' FROM orgs WHERE slug = $1
      RETURNING id`,
     [ORG],
   );
   fixtures.actionConnectionId = String(codeHost.rows[0]?.id);
+  // Its OAuth app, so that starting the flow reaches real work (GitHub's is never called).
+  for (const name of ['GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET']) {
+    expect(
+      (await server.call('PUT', `/api/${ORG}/secrets/${name}`, { body: { value: 'matrix' } })).status,
+    ).toBe(201);
+  }
+  const attempt = await server.pool.query<{ id: string }>(
+    `INSERT INTO oauth_attempts (state_hash, org_id, connection_id, redirect_uri, scopes, expires_at)
+     SELECT 'matrix', org_id, id, 'http://127.0.0.1/cb', '{repo}', now() + interval '10 minutes' FROM connections WHERE id = $1
+     RETURNING id`,
+    [fixtures.actionConnectionId],
+  );
+  fixtures.attemptId = attempt.rows[0]?.id as string;
   // In a shared conversation (a channel): the admin password's own would be 404 to a `messages` token.
   const message = await server.call('POST', `/api/v1/agents/${AGENT}/messages`, {
     body: { platform: 'api', content: 'fixture', channel: 'fixture' },

@@ -317,7 +317,7 @@ async function converse(
           return !stop.aborted;
         }
         case 'failed':
-          if (message.credentialsRefused && scope.credentials && !run.authRetried) {
+          if (message.credentialsRefused && scope.credentials?.refreshToken && !run.authRetried) {
             // Once: the token is renewed (unless another process did already) and the run queued again.
             try {
               await renewToken(deps, scope, logs, scope.credentials.accessToken);
@@ -462,7 +462,14 @@ async function finish(
     if (refused) {
       await client.query(
         `UPDATE connections SET status = 'error', error_message = $2, updated_at = now() WHERE id = $1 AND status = 'active'`,
-        [refused.connectionId, `its credentials were refused: ${outcome.errorMessage}`],
+        [
+          refused.connectionId,
+          `its credentials were refused: ${outcome.errorMessage}; ${
+            refused.credentials
+              ? `reconnect it with \`svc connection connect ${refused.connectionId}\``
+              : 'give it new credentials (PATCH the connection)'
+          }`,
+        ],
       );
     }
   }).catch((error) => {
