@@ -6,6 +6,7 @@ import { type AuthenticationOptions, registerAuthentication } from './auth/authe
 import { tokenRoutes } from './auth/routes.js';
 import { parseTrustProxy } from './auth/throttle.js';
 import { createTokenLookup } from './auth/token-lookup.js';
+import { browserSessionRoutes } from './connections/browser-session.js';
 import { type ConnectionRouteOptions, connectionRoutes } from './connections/routes.js';
 import { providedNixPackages } from './connectors/install.js';
 import { type ConnectorRouteOptions, connectorRoutes } from './connectors/routes.js';
@@ -106,6 +107,7 @@ export async function buildApp(
       await typed.register(webhookRoutes(options, announcer));
       await typed.register(connectorRoutes(options));
       await typed.register(connectionRoutes(options));
+      await typed.register(browserSessionRoutes(options));
       await typed.register(runRoutes(options));
       await typed.register(eventRoutes(options));
       await typed.register(actionRoutes(options));

@@ -110,7 +110,9 @@ export function credentialProblems(
       message:
         'is required: the connector connects with OAuth, and svc takes a token obtained outside it (accessToken, and optionally refreshToken, expiresAt, scope)',
     });
-  } else if (!none) {
+  } else if (!none && !methods.some((m) => m.type === 'browser')) {
+    // A browser connection is made without credentials; its session is captured afterwards
+    // (POST /connections/:id/browser-session, connections/browser-session.ts).
     problems.push({
       path: '/body/connectorKey',
       message: `connects with ${methods.map((m) => m.type).join(' or ')}, which svc does not take through this route yet (none, env_keys and an oauth token only)`,

@@ -3,6 +3,12 @@ import type { EventEnvelope, JsonSchema } from '@svc/connector-sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Pool, PoolClient } from 'pg';
 import { grantCredentialHosts, ungrantedConfig, urlHosts } from '../connections/grants.js';
+import {
+  browserMethodOf,
+  captureAgain,
+  persistSessionUpdate,
+  sessionSecrets,
+} from '../connections/session-store.js';
 import { parseChildMessage } from '../connectors/child-messages.js';
 import type { EgressGrant } from '../connectors/egress-proxy.js';
 import type { ChildMessage, ParentMessage, RejectedItem } from '../connectors/protocol.js';
@@ -46,7 +52,9 @@ const LOG_FLUSH_MS = 1000;
 export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortSignal): Promise<void> {
   const scope = await loadRunScope(deps.pool, run, deps.encryptionKey);
   if (!scope) return; // deleted with its connection meanwhile
-  const logs = createLogBuffer(scope.secrets);
+  // A browser session's cookie values are secrets too: never in the run's log.
+  const secrets = [...scope.secrets, ...sessionSecrets(scope.sessionState)];
+  const logs = createLogBuffer(secrets);
   let module: Awaited<ReturnType<typeof connectorModule>>;
   let sandbox: Sandbox;
   let grant: EgressGrant;
@@ -75,10 +83,10 @@ export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortS
               checkpoint: scope.checkpoint,
               credentials: scope.credentials,
               entityIds: scope.entityIds,
-              sessionState: null,
+              sessionState: scope.sessionState,
             },
             eventKinds: eventKindsOf(scope),
-            secrets: scope.secrets,
+            secrets,
           }
         : {
             task: 'execute',
@@ -89,7 +97,7 @@ export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortS
               credentials: scope.credentials,
               config: scope.config,
             },
-            secrets: scope.secrets,
+            secrets,
           };
     sandbox.send(task);
     clean = await converse(deps, run, scope, logs, sandbox, stop);
@@ -248,8 +256,12 @@ async function converse(
           await held(async (client) => {
             await storeBatch(client, run, scope, rules, logs, message.events, message.rejected);
             if (message.checkpoint !== undefined) await saveCheckpoint(client, run, message.checkpoint);
-            if (message.auth_update)
-              await persistAuthUpdate(client, deps.encryptionKey, scope, message.auth_update);
+            // A browser connection's rotated cookies replace its session; the rest, its credentials.
+            const update = message.auth_update
+              ? await persistSessionUpdate(client, deps.encryptionKey, scope, message.auth_update)
+              : null;
+            if (update?.problem) logs.add(serverLine('warn', update.problem));
+            if (update?.rest) await persistAuthUpdate(client, deps.encryptionKey, scope, update.rest);
             await endRun(client, run, { status: 'completed' });
           });
           deps.metrics?.items(message.events.length, message.rejected.length);
@@ -398,7 +410,12 @@ async function finish(
     if (refused) {
       await client.query(
         `UPDATE connections SET status = 'error', error_message = $2, updated_at = now() WHERE id = $1 AND status = 'active'`,
-        [refused.connectionId, `its credentials were refused: ${outcome.errorMessage}`],
+        [
+          refused.connectionId,
+          browserMethodOf(refused.definition) && !refused.hasCredentials
+            ? `the service refused its browser session (${outcome.errorMessage}): ${captureAgain(refused.connectionId)}`
+            : `its credentials were refused: ${outcome.errorMessage}`,
+        ],
       );
     }
   }).catch((error) => {
