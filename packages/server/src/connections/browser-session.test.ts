@@ -57,12 +57,13 @@ const SECRET_B = 'csrf-value-abcdefghij';
 const OTHER = 'other-domain-value-zzzz';
 const ROTATED = 'rotated-session-value-42';
 
-const connector = `
+/** The service's URL is the definition's default: a host the definition names, where the session may go. */
+const connector = (serviceDefault: string) => `
 import { createHttpClient, defineConnector, log } from '@svc/connector-sdk';
 export default defineConnector({
   key: 'session-site', name: 'Session site', version: '1.0.0',
   authSchema: { methods: [{ type: 'browser', capture: 'cli', requiredDomains: ['example.test'] }] },
-  optionsSchema: { type: 'object', properties: { serviceUrl: { type: 'string' }, rotate: { type: 'boolean' } } },
+  optionsSchema: { type: 'object', properties: { serviceUrl: { type: 'string', default: '${serviceDefault}' }, rotate: { type: 'boolean' } } },
   feeds: { items: { key: 'items', name: 'Items', async sync(ctx) {
     const cookies = ctx.sessionState?.cookies ?? [];
     // A careless connector logs the whole session: the values must not reach the run's log.
@@ -103,7 +104,9 @@ beforeAll(async () => {
   devtools.listen(0, '127.0.0.2');
   await new Promise((resolve) => devtools.once('listening', resolve));
   devtoolsUrl = `http://127.0.0.2:${(devtools.address() as { port: number }).port}`;
-  const installed = await server.call('POST', '/api/default/connectors', { body: { source: connector } });
+  const installed = await server.call('POST', '/api/default/connectors', {
+    body: { source: connector(serviceUrl) },
+  });
   expect(installed.status, JSON.stringify(installed.body)).toBe(201);
   workers = await startTestRunWorkers(server, { limits: { timeoutMs: 20_000, memoryMb: 256 } });
 }, 60_000);
@@ -184,7 +187,7 @@ describe('POST /connections/:id/browser-session', () => {
     const { connectionId } = await connect({ serviceUrl });
     const res = await upload(connectionId, [cookie('sid', OTHER, 'evil-example.test')]);
     expect(res.status).toBe(422);
-    expect(res.body.detail).toMatch(/no cookie of example\.test.*log in/);
+    expect(res.body.detail).toMatch(/no cookie of example\.test was captured: log in/);
     expect(JSON.stringify(res.body)).not.toContain(OTHER);
   });
 
@@ -325,5 +328,22 @@ describe('a sync of a browser connection', () => {
     const again = await upload(connectionId, [cookie('sid', SECRET_B, 'example.test')]);
     expect(again.body.connection).toMatchObject({ status: 'active', errorMessage: null });
     expect((await sync(feedId)).status).toBe('completed');
+  }, 60_000);
+
+  it('carries the session to its domains only: a config pointed elsewhere fails the run, sending nothing', async () => {
+    liveSession = SECRET_A;
+    const elsewhere = serviceUrl.replace('127.0.0.1', 'localhost');
+    const { connectionId, feedId } = await connect({ serviceUrl: elsewhere });
+    expect((await upload(connectionId, [cookie('sid', SECRET_A, '.example.test')])).status).toBe(200);
+    const seen = serviceSaw.length;
+    const run = await sync(feedId);
+    expect(run.status).toBe('failed');
+    expect(run.errorMessage).toMatch(
+      /the config points at localhost, outside the domains of this connection's browser session \(example\.test\)/,
+    );
+    expect(serviceSaw.length).toBe(seen);
+    // Not the service's refusal: the connection stays active.
+    const connection = await server.call('GET', `/api/default/connections/${connectionId}`);
+    expect(connection.body.connection.status).toBe('active');
   }, 60_000);
 });

@@ -7,14 +7,18 @@
 import type { ConnectorDefinition } from '@svc/connector-sdk';
 import type { PoolClient } from 'pg';
 import { z } from 'zod';
+import type { EgressGrant } from '../connectors/egress-proxy.js';
 import { seal, unseal } from '../secrets/cipher.js';
 import {
   keepRequiredCookies,
   MAX_SESSION_COOKIES,
+  normaliseDomain,
+  requiredDomainOf,
   type SessionCookie,
   type SessionState,
   sessionCookieSchema,
 } from './browser-cookies.js';
+import { grantedHosts, urlHosts } from './grants.js';
 
 /** The spec's default DevTools address when the method names none. */
 export const DEFAULT_CDP_URL = 'http://127.0.0.1:9222';
@@ -106,4 +110,30 @@ export async function persistSessionUpdate(
   await client.query('SELECT 1 FROM connections WHERE id = $1 FOR UPDATE', [scope.connectionId]);
   await storeSession(client, key, scope.orgId, scope.connectionId, kept, counts);
   return { rest: remaining, problem: null };
+}
+
+/**
+ * Where a run of a connection that holds a browser session (and no other credentials) may
+ * connect, as `grants.ts` does for credentials: its cookies are credentials, so a config changed to
+ * point elsewhere must not carry them there. The required domains and their subdomains, and the
+ * hosts the definition itself names (its schemas' default URLs); a run whose config points at any
+ * other host fails, saying so.
+ */
+export function sessionGrant(scope: {
+  definition: ConnectorDefinition;
+  config: Record<string, unknown>;
+}): EgressGrant {
+  const domains = (browserMethodOf(scope.definition)?.requiredDomains ?? [])
+    .map(normaliseDomain)
+    .filter((d) => d !== '');
+  const hosts = grantedHosts(scope.definition, []);
+  const outside = [...urlHosts(scope.config)].filter(
+    (host) => !hosts.includes(host) && requiredDomainOf(host, domains) === null,
+  );
+  if (outside.length > 0) {
+    throw new Error(
+      `the config points at ${outside.join(', ')}, outside the domains of this connection's browser session (${domains.join(', ') || 'none'}): its cookies go nowhere else`,
+    );
+  }
+  return { hosts: new Set(hosts), domains };
 }

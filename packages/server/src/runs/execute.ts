@@ -7,6 +7,7 @@ import {
   browserMethodOf,
   captureAgain,
   persistSessionUpdate,
+  sessionGrant,
   sessionSecrets,
 } from '../connections/session-store.js';
 import { parseChildMessage } from '../connectors/child-messages.js';
@@ -116,6 +117,8 @@ export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortS
  * the config of their first run.
  */
 async function egressGrant(deps: RunnerDeps, scope: RunScope): Promise<EgressGrant> {
+  // A browser session's cookies go to its required domains (and the definition's own hosts) only.
+  if (!scope.hasCredentials && scope.sessionState) return sessionGrant(scope);
   if (!scope.hasCredentials) return { hosts: null };
   const granted: string[] =
     scope.grantedHosts ??
