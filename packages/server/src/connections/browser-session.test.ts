@@ -91,7 +91,11 @@ beforeAll(async () => {
   service = createServer((request, response) => {
     const cookie = request.headers.cookie ?? '';
     serviceSaw.push(cookie);
-    response.statusCode = cookie.includes(`sid=${liveSession}`) ? 200 : 401;
+    response.statusCode = cookie.includes(`sid=${liveSession}`)
+      ? 200
+      : cookie.includes('sid=forbidden')
+        ? 403
+        : 401;
     response.end('{}');
   }).listen(0, '127.0.0.1');
   await new Promise((resolve) => service.once('listening', resolve));
@@ -345,5 +349,21 @@ describe('a sync of a browser connection', () => {
     // Not the service's refusal: the connection stays active.
     const connection = await server.call('GET', `/api/default/connections/${connectionId}`);
     expect(connection.body.connection.status).toBe('active');
+  }, 60_000);
+
+  it('puts the connection in error on a 403 too, which for a browser session means the same', async () => {
+    liveSession = SECRET_A;
+    const { connectionId, feedId } = await connect({ serviceUrl });
+    expect(
+      (await upload(connectionId, [cookie('sid', 'forbidden-session-value', '.example.test')])).status,
+    ).toBe(200);
+    const run = await sync(feedId);
+    expect(run.status).toBe('failed');
+    expect(run.errorMessage).toMatch(/403/);
+    const broken = await server.call('GET', `/api/default/connections/${connectionId}`);
+    expect(broken.body.connection).toMatchObject({
+      status: 'error',
+      errorMessage: expect.stringContaining(`svc memory browser-auth --connection ${connectionId}`),
+    });
   }, 60_000);
 });

@@ -296,7 +296,8 @@ async function converse(
               status: 'failed',
               errorMessage: String(message.error || 'the connector failed without saying why'),
             },
-            message.credentialsRefused ? scope : null,
+            // A browser session's service may say 403 where a token's says 401.
+            message.credentialsRefused || (message.forbidden && sessionOnly(scope)) ? scope : null,
           );
           return !stop.aborted;
         case 'malformed':
@@ -415,7 +416,7 @@ async function finish(
         `UPDATE connections SET status = 'error', error_message = $2, updated_at = now() WHERE id = $1 AND status = 'active'`,
         [
           refused.connectionId,
-          browserMethodOf(refused.definition) && !refused.hasCredentials
+          sessionOnly(refused)
             ? `the service refused its browser session (${outcome.errorMessage}): ${captureAgain(refused.connectionId)}`
             : `its credentials were refused: ${outcome.errorMessage}`,
         ],
@@ -436,5 +437,8 @@ function eventKindsOf(scope: RunScope): Record<string, { metadataSchema?: JsonSc
     ]),
   );
 }
+
+/** A connection whose only credentials are a browser session (connections/session-store.ts). */
+const sessionOnly = (scope: RunScope) => browserMethodOf(scope.definition) !== null && !scope.hasCredentials;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
