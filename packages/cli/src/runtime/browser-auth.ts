@@ -8,7 +8,7 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { constants } from 'node:fs';
+import { constants, rmSync } from 'node:fs';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -137,6 +137,13 @@ export async function browserAuth(flags: BrowserAuthFlags, io: BrowserAuthIo): P
 
   const profile = await mkdtemp(join(tmpdir(), 'svc-browser-auth-'));
   let browser: ChildProcess | undefined;
+  // Ctrl-C while the person logs in: the browser and its profile go too, as on any other end.
+  const interrupted = () => {
+    browser?.kill('SIGKILL');
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
   try {
     browser = spawn(chromium, chromiumArgs(profile, flags, urls[0] as string), {
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -153,6 +160,10 @@ export async function browserAuth(flags: BrowserAuthFlags, io: BrowserAuthIo): P
           `the cookies of ${domains.join(', ')} for connection ${id}.`,
       );
       await io.waitForEnter();
+      if (browser.exitCode !== null || browser.signalCode !== null)
+        throw new Error(
+          'Chromium was closed before Enter was pressed: keep it open until then. Nothing was sent',
+        );
     }
     const cookies = await readCdpCookies(local, { fetch });
     const { kept } = keepRequiredCookies(cookies, domains);
@@ -173,6 +184,7 @@ export async function browserAuth(flags: BrowserAuthFlags, io: BrowserAuthIo): P
       );
     }
   } finally {
+    process.removeListener('SIGINT', interrupted);
     await stopBrowser(browser);
     await rm(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
