@@ -79,6 +79,9 @@ export default defineConnector({
         : null,
     };
   } } },
+  actions: { names: { key: 'names', name: 'Cookie names', requiresApproval: false, async execute(ctx) {
+    return { success: true, output: { names: (ctx.sessionState?.cookies ?? []).map((c) => c.name + '@' + c.domain) } };
+  } } },
 });`;
 
 /** A fake DevTools endpoint on 127.0.0.2, which the test server's SVC_EGRESS_ALLOW (127.0.0.1) does not list. */
@@ -365,5 +368,21 @@ describe('a sync of a browser connection', () => {
       status: 'error',
       errorMessage: expect.stringContaining(`svc memory browser-auth --connection ${connectionId}`),
     });
+  }, 60_000);
+
+  it('reaches actions too, on their ctx.sessionState', async () => {
+    const { connectionId } = await connect({ serviceUrl });
+    expect((await upload(connectionId, [cookie('sid', SECRET_A, '.example.test')])).status).toBe(200);
+    const started = await server.call('POST', `/api/default/connections/${connectionId}/actions/names`, {
+      body: { input: {} },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBeLessThan(300);
+    let run = started.body.run;
+    for (let i = 0; i < 400 && ['pending', 'running'].includes(run.status); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      run = (await server.call('GET', `/api/default/runs/${run.id}`)).body.run;
+    }
+    expect(run.status, run.errorMessage).toBe('completed');
+    expect(run.actionOutput).toEqual({ names: ['sid@.example.test'] });
   }, 60_000);
 });

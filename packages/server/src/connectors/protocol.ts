@@ -52,6 +52,7 @@ export interface ExecuteTask {
     input: Record<string, unknown>;
     credentials: SyncCredentials | null;
     config: Record<string, unknown>;
+    sessionState: Record<string, unknown> | null;
   };
   secrets: string[];
 }

@@ -97,6 +97,7 @@ export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortS
               input: scope.actionInput,
               credentials: scope.credentials,
               config: scope.config,
+              sessionState: scope.sessionState,
             },
             secrets,
           };
