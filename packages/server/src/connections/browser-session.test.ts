@@ -180,6 +180,13 @@ describe('POST /connections/:id/browser-session', () => {
       const got = JSON.stringify((await server.call('GET', path)).body);
       for (const secret of [SECRET_A, SECRET_B]) expect(got).not.toContain(secret);
     }
+    const facts = await server.call('GET', `/api/default/connections/${connectionId}/browser-session`);
+    expect(facts.body.session).toEqual({
+      capturedAt: res.body.session.capturedAt,
+      cookies: 2,
+      domains: [{ domain: 'example.test', cookies: 2 }],
+    });
+    expect(JSON.stringify(facts.body)).not.toContain(SECRET_A);
     // At rest: sealed, not JSON a database reader can read.
     const { rows } = await server.pool.query(
       'SELECT session_state, session_cookie_counts, session_captured_at FROM connections WHERE id = $1',
@@ -194,6 +201,8 @@ describe('POST /connections/:id/browser-session', () => {
     const { connectionId } = await connect({ serviceUrl });
     const res = await upload(connectionId, [cookie('sid', OTHER, 'evil-example.test')]);
     expect(res.status).toBe(422);
+    const facts = await server.call('GET', `/api/default/connections/${connectionId}/browser-session`);
+    expect(facts.body).toEqual({ session: null });
     expect(res.body.detail).toMatch(/no cookie of example\.test was captured: log in/);
     expect(JSON.stringify(res.body)).not.toContain(OTHER);
   });

@@ -52,6 +52,46 @@ export function browserSessionRoutes(options: BrowserSessionRouteOptions) {
     const egress = createEgressClient({ policy: options.egress.policy });
     app.addHook('onClose', () => egress.close());
 
+    app.get(
+      '/api/:org/connections/:connectionId/browser-session',
+      {
+        config: { auth: { scope: 'read', org: true } },
+        schema: {
+          tags: ['connections'],
+          operationId: 'getBrowserSession',
+          summary:
+            "What a `browser` connection's captured session holds: when, and how many cookies of each domain",
+          description:
+            '`session` is null until one is captured. Never the cookies themselves: their names and values stay sealed.',
+          params: orgParams.extend({ connectionId: z.string().max(20) }),
+          response: { 200: z.object({ session: sessionFactsSchema.nullable() }), ...problemResponses },
+        },
+      },
+      async (request) => {
+        const org = orgOf(request);
+        const { connectionId } = request.params;
+        if (!(await connectionById(options.pool, org.id, connectionId)))
+          throw notFound(`connection ${connectionId}`);
+        const { rows } = await options.pool.query<{
+          session_captured_at: Date | null;
+          session_cookie_counts: Record<string, number> | null;
+        }>(
+          'SELECT session_captured_at, session_cookie_counts FROM connections WHERE id = $1 AND session_state IS NOT NULL',
+          [connectionId],
+        );
+        const row = rows[0];
+        if (!row?.session_captured_at) return { session: null };
+        const counts = row.session_cookie_counts ?? {};
+        return {
+          session: {
+            capturedAt: iso(row.session_captured_at),
+            cookies: Object.values(counts).reduce((sum, n) => sum + n, 0),
+            domains: Object.entries(counts).map(([domain, cookies]) => ({ domain, cookies })),
+          },
+        };
+      },
+    );
+
     app.post(
       '/api/:org/connections/:connectionId/browser-session',
       {
