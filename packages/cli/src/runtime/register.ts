@@ -8,6 +8,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { action } from '../io.js';
 import { actionRun } from './actions.js';
 import type { RuntimeIo } from './api.js';
+import { browserAuth, browserAuthIo } from './browser-auth.js';
 import {
   connectionCreate,
   connectionCredentials,
@@ -193,6 +194,10 @@ export function registerRuntimeCommands(program: Command, connector: Command): v
       );
   }
 
+  registerBrowserAuth(
+    program.command('memory').description("memory's connections that need a person: browser sessions"),
+  );
+
   const runs = program
     .command('runs')
     .description('connector runs on the server: syncs and actions (svc run is the local gateway)');
@@ -255,6 +260,36 @@ export function registerRuntimeCommands(program: Command, connector: Command): v
         process.exitCode = await actionRun(id, key, options, runtimeIo());
       }),
     );
+}
+
+/** `svc memory browser-auth`: a person's browser session, captured locally for a `browser` connection. */
+export function registerBrowserAuth(memory: Command): void {
+  withSession(
+    memory
+      .command('browser-auth')
+      .description(
+        "log in to a browser connector's service in a local Chromium (fresh profile) and upload the cookies of its requiredDomains",
+      )
+      .requiredOption('--connection <id>', 'the connection ("svc connection list")')
+      .option('--open <url>', 'a page to open instead of https://<domain>/ (repeatable)', collect)
+      .option('--headless', 'no window: for a page that logs in by itself')
+      .option('--no-wait', 'capture once the pages are open, without waiting for Enter')
+      .option(
+        '--browser-arg <flag>',
+        'another Chromium flag, such as --proxy-server=... (repeatable)',
+        collect,
+      )
+      .addOption(json('{connection, session}')),
+  )
+    .addHelpText(
+      'after',
+      '\nChromium is SVC_CHROMIUM_PATH, else /usr/bin/chromium (Debian: apt-get install chromium) or another\n' +
+        'usual place. It starts with a fresh temporary profile, never yours, removed afterwards. Log in, then\n' +
+        "press Enter: the cookies of the connector's requiredDomains are uploaded (never printed), and the\n" +
+        "connection's syncs get them as ctx.sessionState.\n" +
+        EXIT,
+    )
+    .action(action('memory browser-auth', (options) => browserAuth(options, browserAuthIo(runtimeIo()))));
 }
 
 function pageSize(value: string): number {

@@ -149,6 +149,8 @@ const fixtures = {
   entityId: '',
   // rss has no actions: the action route gets a code-host connection (its add_label needs no approval).
   actionConnectionId: '',
+  // A connector with browser auth for the browser-session route (no bundled connector has it).
+  browserConnectionId: '',
   runId: '',
   eventId: '',
   /** An OAuth attempt of the code-host connection. */
@@ -265,7 +267,9 @@ async function pathOf(route: RegisteredRoute, fresh: boolean): Promise<string> {
     const value =
       name === 'connectionId' && (route.url.includes('/actions/') || route.url.includes('/oauth/'))
         ? fixtures.actionConnectionId
-        : paramValue(name);
+        : name === 'connectionId' && route.url.endsWith('/browser-session')
+          ? fixtures.browserConnectionId
+          : paramValue(name);
     path = path.replace(`:${name}`, fresher ? await fresher() : value);
   }
   return path;
@@ -290,6 +294,9 @@ const BODIES: Record<string, () => unknown> = {
   // Queued only: this server runs no connector workers.
   'POST /api/:org/connections/:connectionId/actions/:actionKey': () => ({
     input: { number: 1, labels: ['matrix'] },
+  }),
+  'POST /api/:org/connections/:connectionId/browser-session': () => ({
+    cookies: [{ name: 'sid', value: 'matrix-session', domain: '.example.test' }],
   }),
   'POST /api/v1/agents/:agentId/approvals/:approvalId': () => ({ decision: 'approve' }),
   'POST /api/v1/agents/:agentId/messages': () => ({ platform: 'api', content: 'hello' }),
@@ -396,6 +403,22 @@ beforeAll(async () => {
     [fixtures.actionConnectionId],
   );
   fixtures.attemptId = attempt.rows[0]?.id as string;
+  const browser = await server.pool.query<{ id: string }>(
+    `WITH d AS (
+       INSERT INTO connector_definitions (org_id, connector_key, version, definition, source)
+       SELECT id, 'matrix-browser', '1.0.0', $2, 'export default {}' FROM orgs WHERE slug = $1 RETURNING org_id)
+     INSERT INTO connections (org_id, connector_key) SELECT org_id, 'matrix-browser' FROM d RETURNING id`,
+    [
+      ORG,
+      JSON.stringify({
+        key: 'matrix-browser',
+        name: 'Matrix browser',
+        version: '1.0.0',
+        authSchema: { methods: [{ type: 'browser', requiredDomains: ['example.test'] }] },
+      }),
+    ],
+  );
+  fixtures.browserConnectionId = String(browser.rows[0]?.id);
   // In a shared conversation (a channel): the admin password's own would be 404 to a `messages` token.
   const message = await server.call('POST', `/api/v1/agents/${AGENT}/messages`, {
     body: { platform: 'api', content: 'fixture', channel: 'fixture' },

@@ -23,7 +23,7 @@ const tags = ['connections'];
 const object = z.record(z.string(), z.unknown());
 
 /** The spec's `Connection`, field for field; `credentials` are never returned, only which are set. */
-const connectionSchema = z.object({
+export const connectionSchema = z.object({
   id: z.int(),
   organizationId: z.string().describe("the org's slug"),
   connectorKey: z.string(),
@@ -70,7 +70,7 @@ const feedSchema = z.object({
   updatedAt: z.string(),
 });
 
-const toConnection = (row: ConnectionRow) => ({
+export const toConnection = (row: ConnectionRow) => ({
   id: Number(row.id),
   organizationId: row.org_slug,
   connectorKey: row.connector_key,

@@ -48,7 +48,12 @@ const messageSchema = z.discriminatedUnion('type', [
     type: z.literal('executed'),
     result: z.object({ success: z.boolean(), output: object.nullish(), error: z.string().nullish() }),
   }),
-  z.object({ type: z.literal('failed'), error: z.string(), credentialsRefused: z.boolean().optional() }),
+  z.object({
+    type: z.literal('failed'),
+    error: z.string(),
+    credentialsRefused: z.boolean().optional(),
+    forbidden: z.boolean().optional(),
+  }),
 ]);
 
 /**
