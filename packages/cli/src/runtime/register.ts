@@ -18,6 +18,7 @@ import {
 import { connectorInstall, connectorList } from './connectors.js';
 import { feedConfigure, feedList, feedSetStatus, feedSync, parseInterval } from './feeds.js';
 import { runsLogs } from './logs.js';
+import { connectionConnect, connectionRevoke } from './oauth-connect.js';
 import { CONFIG_SYNTAX } from './pairs.js';
 import { RUN_STATUSES, RUN_TYPES } from './run-record.js';
 import { runsDecide, runsList, runsShow } from './runs.js';
@@ -145,6 +146,43 @@ export function registerRuntimeCommands(program: Command, connector: Command): v
         connectionCredentials(id, options, runtimeIo()),
       ),
     );
+
+  withSession(
+    connection
+      .command('connect')
+      .description(
+        'connect an OAuth connection: prints the provider URL to open, waits until the provider sends you back, says how it went',
+      )
+      .argument('<id>', 'connection id')
+      .option(
+        '--scope <scope>',
+        'an optional scope of the connector to ask for as well (repeatable)',
+        collect,
+      )
+      .option('--no-wait', 'print the URL (with --json: the whole answer) and exit')
+      .addOption(json('{attempt, connection}')),
+  )
+    .addHelpText(
+      'after',
+      '\nThe tokens go from the provider to the server; this command never sees them.\n' +
+        'Exit codes: 0 connected (or the URL printed, with --no-wait), 1 declined, expired, failed or any other error (why on stderr).\n',
+    )
+    .action(
+      action('connection connect', (id: string, options) => connectionConnect(id, options, runtimeIo())),
+    );
+
+  withSession(
+    connection
+      .command('revoke')
+      .description(
+        "forget a connection's credentials (tokens, values, browser session): it is revoked until connected again",
+      )
+      .argument('<id>', 'connection id')
+      .option('--reason <text>', 'why, kept in its error message')
+      .addOption(json('{connection}')),
+  )
+    .addHelpText('after', EXIT)
+    .action(action('connection revoke', (id: string, options) => connectionRevoke(id, options, runtimeIo())));
 
   const feed = program.command('feed').description("a connection's feeds and their syncs");
 
