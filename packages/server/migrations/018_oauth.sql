@@ -31,6 +31,8 @@ CREATE TABLE org_credentials (
   credential_keys text[] NOT NULL DEFAULT '{}',
   granted_scopes  text[],
   account_id      text,
+  -- When its OAuth token is due for renewal (from the sealed expiresAt), for the renewal chore.
+  token_renew_at timestamptz,
   updated_at      timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (org_id, connector_key),
   FOREIGN KEY (org_id, connector_key) REFERENCES connector_definitions ON DELETE CASCADE
@@ -39,6 +41,12 @@ CREATE TABLE org_credentials (
 -- The OAuth scopes the provider granted (NULL: not an OAuth grant). A feed whose `requiredScopes`
 -- are not all granted is paused, saying which are missing.
 ALTER TABLE connections ADD COLUMN granted_scopes text[];
+
+-- When the connection's own OAuth token is due for renewal (from the sealed expiresAt): workers
+-- renew tokens then whether or not a sync is due, so that a grant the provider withdrew shows on
+-- the connection at once, not when a sync next breaks.
+ALTER TABLE connections ADD COLUMN token_renew_at timestamptz;
+CREATE INDEX connections_token_renewal ON connections (token_renew_at) WHERE token_renew_at IS NOT NULL;
 
 -- A run whose token the service refused (401) is run once more after a refresh: this marks it.
 ALTER TABLE runs ADD COLUMN auth_retried boolean NOT NULL DEFAULT false;

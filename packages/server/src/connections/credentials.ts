@@ -21,6 +21,23 @@ export const credentialsContext = (orgId: string, connectionId: string) =>
 export const orgCredentialsContext = (orgId: string, connectorKey: string) =>
   `org_credentials:${orgId}:${connectorKey}`;
 
+/** How long before its expiry a token is renewed, at most: a run that starts then may use it that long. */
+export const RENEWAL_MARGIN_MS = 5 * 60_000;
+
+/**
+ * When an OAuth token is due for renewal: RENEWAL_MARGIN_MS before `expiresAt`, or half its
+ * lifetime before it for a token that lives less than twice that (else a 1-minute token would be
+ * renewed at every use). Null: it does not expire, or this is not a token.
+ */
+export function tokenRenewAt(credentials: Record<string, unknown>): Date | null {
+  const expires = typeof credentials.expiresAt === 'string' ? Date.parse(credentials.expiresAt) : Number.NaN;
+  if (!Number.isFinite(expires)) return null;
+  const obtained =
+    typeof credentials.obtainedAt === 'string' ? Date.parse(credentials.obtainedAt) : Number.NaN;
+  const lifetime = Number.isFinite(obtained) ? expires - obtained : Number.POSITIVE_INFINITY;
+  return new Date(expires - Math.min(RENEWAL_MARGIN_MS, Math.max(0, lifetime / 2)));
+}
+
 /** Where the credentials of `method` live for this connector: `connection` unless it says otherwise. */
 export function credentialScope(definition: ConnectorDefinition, method: CredentialMethod): AuthScope {
   const found = definition.authSchema?.methods.find((m) => m.type === method);
@@ -58,13 +75,15 @@ export async function storeCredentials(
   const { orgId, connectionId, definition } = input;
   const text = JSON.stringify(input.credentials);
   const keys = Object.keys(input.credentials).sort();
+  const expiry = tokenRenewAt(input.credentials);
   let connections: string[] = [connectionId];
   if (credentialScope(definition, input.method) === 'organization') {
     await client.query(
-      `INSERT INTO org_credentials (org_id, connector_key, credentials, credential_keys, granted_scopes, account_id)
-       VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO org_credentials (org_id, connector_key, credentials, credential_keys, granted_scopes, account_id, token_renew_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $8)
        ON CONFLICT (org_id, connector_key) DO UPDATE
           SET credentials = EXCLUDED.credentials, credential_keys = EXCLUDED.credential_keys,
+              token_renew_at = EXCLUDED.token_renew_at,
               granted_scopes = CASE WHEN $7 THEN EXCLUDED.granted_scopes ELSE org_credentials.granted_scopes END,
               account_id = coalesce(EXCLUDED.account_id, org_credentials.account_id), updated_at = now()`,
       [
@@ -75,6 +94,7 @@ export async function storeCredentials(
         input.grantedScopes ?? null,
         input.accountId ?? null,
         input.grantedScopes !== undefined,
+        expiry,
       ],
     );
     const { rows } = await client.query<{ id: string }>(
@@ -101,7 +121,7 @@ export async function storeCredentials(
       `UPDATE connections SET credentials = $2, credential_keys = $3, error_message = NULL,
               status = CASE WHEN status = 'paused' THEN status ELSE 'active' END,
               granted_scopes = CASE WHEN $4 THEN $5 ELSE granted_scopes END,
-              account_id = coalesce($6, account_id), updated_at = now()
+              account_id = coalesce($6, account_id), token_renew_at = $7, updated_at = now()
         WHERE id = $1`,
       [
         connectionId,
@@ -110,6 +130,7 @@ export async function storeCredentials(
         input.grantedScopes !== undefined,
         input.grantedScopes ?? null,
         input.accountId ?? null,
+        expiry,
       ],
     );
   }
@@ -185,7 +206,7 @@ export async function forgetCredentials(
   }
   await client.query(
     `UPDATE connections SET credentials = NULL, credential_keys = '{}', granted_scopes = NULL,
-            session_state = NULL, session_captured_at = NULL, session_cookie_counts = NULL,
+            session_state = NULL, session_captured_at = NULL, session_cookie_counts = NULL, token_renew_at = NULL,
             status = $2, error_message = $3, updated_at = now()
       WHERE id = ANY ($1)`,
     [connections, status, message],

@@ -16,6 +16,8 @@ export interface OAuthToken {
   expiresAt?: string | null;
   scope?: string | null;
   tokenType?: string | null;
+  /** When the provider answered it: with `expiresAt`, its lifetime, which sets when it is renewed. */
+  obtainedAt?: string | null;
 }
 
 /** The provider refused (`error` is its RFC 6749 code: `invalid_grant`, `access_denied`...). */
@@ -213,6 +215,7 @@ async function tokenCall(
     // RFC 6749 5.1: no scope in the answer means the scope asked for (or held before).
     scope: scope ?? previous?.scope ?? null,
     tokenType: typeof answer.token_type === 'string' ? answer.token_type : null,
+    obtainedAt: new Date(now).toISOString(),
   };
 }
 

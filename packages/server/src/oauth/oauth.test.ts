@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOAuth, type FakeOAuthSettings, startFakeOAuth } from '../../test/fakes/oauth.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
 import { startTestRunWorkers } from '../../test/runtime.js';
+import { until } from '../../test/until.js';
 import { parseEgressAllow } from '../egress/policy.js';
 import { requestSync } from '../runs/queue.js';
 import type { RunWorkers } from '../runs/worker.js';
@@ -135,7 +136,8 @@ const bearers = (fakeServer: FakeOAuth) =>
 beforeAll(async () => {
   server = await startTestServer({ connectorSourceInstalls: true, logger: pino({ level: 'trace' }, sink) });
   orgId = String((await server.pool.query(`SELECT id FROM orgs WHERE slug = 'default'`)).rows[0].id);
-  workers = await startTestRunWorkers(server);
+  // The chores (scheduling, reaping, renewing tokens due) run when a test says.
+  workers = await startTestRunWorkers(server, { scheduleMs: 3_600_000 });
 }, 60_000);
 
 afterAll(async () => {
@@ -354,12 +356,15 @@ describe('refreshing tokens', () => {
     expect(page.html).toContain('Connected to');
     // Renewed tokens live an hour: one renewal serves every run after it.
     provider.settings.expiresIn = 3600;
+    // A 2-second token is due for renewal after half its life.
+    const lifetime = settings.expiresIn ?? 3600;
+    if (lifetime < 60) await new Promise((resolve) => setTimeout(resolve, lifetime * 500 + 100));
     const items = made.feeds.find((f) => f.feedKey === 'items')?.id ?? 0;
     return { provider, connectionId: made.connection.id, items };
   }
 
   it('renews a token close to its expiry before the run, and keeps the rotated refresh token', async () => {
-    const { provider, items } = await connected('hub-expiring', { expiresIn: 60 });
+    const { provider, items } = await connected('hub-expiring', { expiresIn: 2 });
     const run = await syncAndWait(items);
     expect(run.status, run.errorMessage).toBe('completed');
     const refreshes = provider.tokenCalls('refresh_token');
@@ -392,7 +397,7 @@ describe('refreshing tokens', () => {
   });
 
   it('makes one token call when two processes need the same refresh at once', async () => {
-    const { provider, connectionId } = await connected('hub-race', { expiresIn: 60, refreshDelayMs: 300 });
+    const { provider, connectionId } = await connected('hub-race', { expiresIn: 2, refreshDelayMs: 300 });
     const definition = (
       await server.pool.query(`SELECT definition FROM connector_definitions WHERE connector_key = 'hub-race'`)
     ).rows[0].definition;
@@ -413,7 +418,7 @@ describe('refreshing tokens', () => {
   });
 
   it('moves the connection to revoked when the provider answers invalid_grant, saying to reconnect and how', async () => {
-    const { provider, connectionId, items } = await connected('hub-revoked', { expiresIn: 60 });
+    const { provider, connectionId, items } = await connected('hub-revoked', { expiresIn: 2 });
     provider.revokeGrants();
     const run = await syncAndWait(items);
     expect(run.status).toBe('failed');
@@ -430,6 +435,33 @@ describe('refreshing tokens', () => {
       'active',
     );
     expect((await syncAndWait(items)).status).toBe('completed');
+  });
+});
+
+describe('renewing tokens nobody is using', () => {
+  it('renews a token when it is due without any sync, and shows a withdrawn grant on the connection at once', async () => {
+    const provider = await fake({ expiresIn: 2 });
+    await installConnector('hub-idle', provider);
+    const made = await newConnection('hub-idle');
+    await connect(made.connection.id, provider);
+    // Workers whose chores run often: no sync is due, the token is renewed all the same, each
+    // time at half its 2-second life (not at every chore).
+    const chores = await startTestRunWorkers(server, { scheduleMs: 200 });
+    try {
+      await until('two renewals', () => provider.tokenCalls('refresh_token').length >= 2);
+      expect(provider.tokenCalls('refresh_token').length).toBeLessThan(4);
+      expect(bearers(provider)).toEqual([]);
+      // The provider withdraws the grant: the next renewal says so on the connection.
+      provider.revokeGrants();
+      const revoked = await until('the connection is revoked', async () => {
+        const { connection } = (await call('GET', `/api/default/connections/${made.connection.id}`)).body;
+        return connection.status === 'revoked' && connection;
+      });
+      expect(revoked.errorMessage).toContain('invalid_grant');
+      expect(bearers(provider)).toEqual([]);
+    } finally {
+      await chores.close(1000);
+    }
   });
 });
 

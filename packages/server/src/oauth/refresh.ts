@@ -1,5 +1,5 @@
 /**
- * A connection's OAuth token, refreshed when it must be: before it expires (REFRESH_MARGIN_MS) and
+ * A connection's OAuth token, refreshed when it must be: when it is due (`tokenRenewAt`: 5 minutes before it expires, or half its life for a short-lived one) and
  * once after the service refused it (401). Single-flight across every process: the refresh holds
  * the row of the credentials (the connection's, or the org's one grant) locked from the read to
  * the write, so a second process needing the same refresh waits, then finds the new token and
@@ -17,14 +17,12 @@ import {
   forgetCredentials,
   openCredentials,
   storeCredentials,
+  tokenRenewAt,
 } from '../connections/credentials.js';
 import { transaction } from '../db/transaction.js';
 import type { SecretResolver } from '../secrets/resolve.js';
 import { clientFor } from './client.js';
 import { grantedScopesOf, OAuthError, type OAuthToken, oauthMethodOf, refreshToken } from './flow.js';
-
-/** How long before `expiresAt` a token is refreshed: a run that starts now may use it that long. */
-export const REFRESH_MARGIN_MS = 5 * 60_000;
 
 export interface OAuthDeps {
   pool: Pool;
@@ -92,10 +90,11 @@ export async function freshToken(
     if (!held || typeof held.accessToken !== 'string') return { token: null };
     const token = held as OAuthToken;
     const expiresAt = token.expiresAt ? Date.parse(token.expiresAt) : Number.NaN;
+    const renewAt = tokenRenewAt(token as unknown as Record<string, unknown>);
     const due =
       options.refused !== undefined
         ? options.refused === token.accessToken
-        : Number.isFinite(expiresAt) && expiresAt - now() < REFRESH_MARGIN_MS;
+        : renewAt !== null && renewAt.getTime() <= now();
     if (!due) return { token };
     if (!token.refreshToken) {
       // Nothing to renew it with: a token that may still work is used (a refused one fails its run,
@@ -138,4 +137,43 @@ export async function freshToken(
   });
   if ('failure' in outcome) throw outcome.failure;
   return outcome.token;
+}
+
+/**
+ * Renews the tokens due for renewal (`tokenRenewAt`) of active connections and org-wide grants,
+ * whether or not a sync is due: a grant the provider withdrew shows on the connection within a
+ * chore's interval, not when a sync next breaks, and an idle refresh token keeps being used. Safe
+ * on every replica at once (each renewal is single-flight). Answers how many it looked at.
+ */
+export async function renewExpiringTokens(deps: OAuthDeps, limit = 50): Promise<number> {
+  const { rows } = await deps.pool.query<{
+    org_id: string;
+    org_slug: string;
+    connection_id: string;
+    definition: ConnectorDefinition;
+  }>(
+    `SELECT DISTINCT ON (c.org_id, c.connector_key, coalesce(g.connector_key, c.id::text))
+            c.org_id, o.slug AS org_slug, c.id AS connection_id, d.definition
+       FROM connections c
+       JOIN orgs o ON o.id = c.org_id
+       JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
+       LEFT JOIN org_credentials g ON g.org_id = c.org_id AND g.connector_key = c.connector_key
+      WHERE c.status = 'active'
+        AND coalesce(c.token_renew_at, g.token_renew_at) <= now()
+      ORDER BY c.org_id, c.connector_key, coalesce(g.connector_key, c.id::text), c.id
+      LIMIT $1`,
+    [limit],
+  );
+  for (const row of rows) {
+    await freshToken(deps, {
+      orgId: String(row.org_id),
+      orgSlug: row.org_slug,
+      connectionId: String(row.connection_id),
+      definition: row.definition,
+    }).catch((error) => {
+      // Recorded on the connection (revoked or error, saying how to reconnect) by freshToken.
+      if (!(error instanceof RefreshFailedError)) throw error;
+    });
+  }
+  return rows.length;
 }

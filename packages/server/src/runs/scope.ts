@@ -10,6 +10,7 @@ import {
   credentialsContext,
   openCredentials,
   orgCredentialsContext,
+  tokenRenewAt,
 } from '../connections/credentials.js';
 import { openSession } from '../connections/session-store.js';
 import { installedSourceFile } from '../connectors/compile.js';
@@ -190,20 +191,21 @@ export async function persistAuthUpdate(
   const keys = Object.keys(merged).sort();
   if (orgWide && rows[0]) {
     await client.query(
-      `UPDATE org_credentials SET credentials = $3, credential_keys = $4, updated_at = now()
+      `UPDATE org_credentials SET credentials = $3, credential_keys = $4, token_renew_at = $5, updated_at = now()
         WHERE org_id = $1 AND connector_key = $2`,
-      [scope.orgId, scope.connectorKey, sealed, keys],
+      [scope.orgId, scope.connectorKey, sealed, keys, tokenRenewAt(merged)],
     );
     return;
   }
   await client.query(
-    'UPDATE connections SET credentials = $2, credential_keys = $3, updated_at = now() WHERE id = $1',
+    'UPDATE connections SET credentials = $2, credential_keys = $3, token_renew_at = $4, updated_at = now() WHERE id = $1',
     [
       scope.connectionId,
       orgWide
         ? seal(key, JSON.stringify(merged), credentialsContext(scope.orgId, scope.connectionId))
         : sealed,
       keys,
+      tokenRenewAt(merged),
     ],
   );
 }

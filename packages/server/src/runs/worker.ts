@@ -7,6 +7,7 @@ import { listenToChannels } from '../db/notifications.js';
 import { startWorkLoop, type WorkLoop } from '../db/work-loop.js';
 import { parseEgressAllow } from '../egress/policy.js';
 import { oauthFetch } from '../oauth/egress.js';
+import { renewExpiringTokens } from '../oauth/refresh.js';
 import { positiveInteger } from '../ops/settings.js';
 import type { SecretResolver } from '../secrets/resolve.js';
 import { executeRun, type StopReason } from './execute.js';
@@ -223,6 +224,9 @@ export async function startRunWorkers(options: RunWorkerOptions): Promise<RunWor
       .catch((error) => options.log.warn({ err: error }, 'could not schedule due feeds'));
     reapLapsedRuns(options.pool).catch((error) =>
       options.log.warn({ err: error }, 'could not reap lapsed runs'),
+    );
+    renewExpiringTokens(deps.oauth).catch((error) =>
+      options.log.warn({ err: error }, 'could not renew expiring OAuth tokens'),
     );
   }, every);
   // Ended runs past their retention: a minute after start, then hourly. Without an index on
