@@ -58,8 +58,8 @@ export const OAUTH_TOKEN_FIELDS = ['accessToken', 'refreshToken', 'expiresAt', '
  * What the connector's auth asks of a new connection: `none` takes nothing; `env_keys` takes each
  * field's value in `credentials` (all of them, unless the method is optional); `oauth` takes a token
  * obtained outside svc (`accessToken`, and optionally `refreshToken`, `expiresAt`, `scope`), handed
- * to the connector as `ctx.credentials`. Browser and interactive methods are not connected through
- * this route yet: said so, by name.
+ * to the connector as `ctx.credentials`; `interactive` takes nothing here (an auth run obtains
+ * them). Browser methods are not connected through this route yet: said so, by name.
  */
 export function credentialProblems(
   definition: ConnectorDefinition,
@@ -68,7 +68,9 @@ export function credentialProblems(
   const methods = definition.authSchema?.methods ?? [{ type: 'none' as const }];
   const envKeys = methods.find((m) => m.type === 'env_keys');
   const oauth = methods.some((m) => m.type === 'oauth');
-  const none = methods.some((m) => m.type === 'none');
+  // A connector that authenticates interactively is connected without credentials: an auth run
+  // (POST /connections/:id/auth-runs) obtains them.
+  const none = methods.some((m) => m.type === 'none' || m.type === 'interactive');
   const problems: Details = [];
   const given = credentials ?? {};
   if (oauth && given.accessToken !== undefined) {
