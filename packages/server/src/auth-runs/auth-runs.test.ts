@@ -151,7 +151,11 @@ async function readStream(
             .map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]),
         );
         if (fields.id === undefined) continue;
-        const event = { id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data) };
+        const event: SseEvent = {
+          id: Number(fields.id),
+          event: String(fields.event),
+          data: JSON.parse(String(fields.data)),
+        };
         events.push(event);
         if (stopWhen(event)) {
           controller.abort();
