@@ -72,8 +72,28 @@ const malformed = source(
    return { credentials: { never: 'here' } };`,
 );
 
+/** An access token, so the next sync gets ctx.credentials; it reads the config and its previous token. */
+const tokened = `
+import { defineConnector } from '@svc/connector-sdk';
+export default defineConnector({
+  key: 'tokened', name: 'tokened', version: '1.0.0',
+  authSchema: { methods: [{ type: 'interactive', expectedArtifact: 'code', timeoutSec: 30 }] },
+  optionsSchema: { type: 'object', properties: { region: { type: 'string' } } },
+  feeds: { items: { key: 'items', name: 'Items', async sync(ctx) {
+    const c = ctx.credentials;
+    const ok = c && c.provider === 'tokened' && c.accessToken === 'tok-1' && c.refreshToken === 'ref-1' && ctx.config.accessToken === undefined;
+    return { events: [{ origin_id: ok ? 'token received' : 'no token', payload_text: 'checked', occurred_at: '2026-01-01T00:00:00Z' }], checkpoint: null };
+  } } },
+  async authenticate(ctx) {
+    const previous = ctx.previousCredentials?.accessToken === 'tok-1' ? 'with' : 'without';
+    await ctx.emit({ type: 'status', message: 'region ' + ctx.config.region + ', ' + previous + ' previous credentials' });
+    return { credentials: { accessToken: 'tok-1', refreshToken: 'ref-1' } };
+  },
+});`;
+
 /** No interactive method at all. */
 const plain = `
+
 import { defineConnector } from '@svc/connector-sdk';
 export default defineConnector({
   key: 'plain', name: 'plain', version: '1.0.0',
@@ -171,7 +191,7 @@ async function readStream(
 beforeAll(async () => {
   server = await startTestServer({ connectorSourceInstalls: true });
   orgId = String((await server.pool.query(`SELECT id FROM orgs WHERE slug = 'default'`)).rows[0].id);
-  for (const code of [phone, busy, stuck, waiting, malformed, plain]) await install(code);
+  for (const code of [phone, busy, stuck, waiting, malformed, plain, tokened]) await install(code);
   expect((await server.call('POST', '/api/orgs', { body: { slug: 'other' } })).status).toBe(201);
   workers = await startTestRunWorkers(server, {
     leaseMs: 10_000,
@@ -287,6 +307,32 @@ describe('an interactive auth run', () => {
     const events = await server.pool.query('SELECT origin_id FROM events WHERE feed_id = $1', [feedId]);
     expect(events.rows.map((r) => r.origin_id)).toContain('received');
   }, 90_000);
+
+  it('hands the connection config and the previous credentials to authenticate; an accessToken is ctx.credentials', async () => {
+    const res = await server.call('POST', '/api/default/connections', {
+      body: { connectorKey: 'tokened', config: { region: 'eu' } },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const connectionId = String(res.body.connection.id);
+    const feedId = String(res.body.feeds[0].id);
+    const messages = [];
+    for (let round = 0; round < 2; round++) {
+      const runId = await startAuth(connectionId);
+      expect((await waitForRun(runId)).status).toBe('completed');
+      messages.push((await server.call('GET', `/api/default/auth-runs/${runId}`)).body.artifact.message);
+    }
+    expect(messages).toEqual([
+      'region eu, without previous credentials',
+      'region eu, with previous credentials',
+    ]);
+    await server.pool.query(`UPDATE feeds SET next_sync_at = now() + interval '1 day' WHERE id = $1`, [
+      feedId,
+    ]);
+    const sync = await requestSync(server.pool, orgId, feedId);
+    expect((await waitForRun(sync?.id as string)).status).toBe('completed');
+    const events = await server.pool.query('SELECT origin_id FROM events WHERE feed_id = $1', [feedId]);
+    expect(events.rows.map((r) => r.origin_id)).toContain('token received');
+  }, 60_000);
 
   it('ends `timeout` at its timeoutSec though the connector ignores ctx.signal', async () => {
     const started = Date.now();

@@ -113,7 +113,11 @@ export async function executeAuthRun(deps: RunnerDeps, run: ClaimedRun, stop: Ab
     if (!interactiveMethod(scope.definition)) {
       throw new Error(`connector "${scope.connectorKey}" has no interactive auth method (any more)`);
     }
-    previous = await readCredentials(deps.pool, deps.encryptionKey, scope);
+    previous = await readCredentials(deps.pool, deps.encryptionKey, scope).catch(() => {
+      // Sealed under another key, or damaged: authenticating afresh is what fixes that.
+      logs.add(serverLine('warn', 'the previous credentials could not be opened: starting without them'));
+      return null;
+    });
     // The child reaches what the egress policy allows; once it is handed the previous credentials,
     // only the hosts they were granted for, and only when the config still points there (else it
     // starts afresh, without them).
