@@ -4,8 +4,11 @@
  * anything is kept (DESIGN.md section 10, layer 3: the child may send anything). Strict shapes
  * (no unknown field), bounded strings, and a cap on the whole as JSON.
  */
-import type { AuthArtifact } from '@svc/connector-sdk';
-import { z } from 'zod';
+import {
+  type AuthArtifact,
+  authArtifactSchema as sdkArtifactSchema,
+  authResultSchema as sdkResultSchema,
+} from '@svc/connector-sdk';
 
 /** The largest artifact kept, as JSON: a QR payload, a URL and some words, not data. */
 export const MAX_ARTIFACT_BYTES = 16 * 1024;
@@ -16,63 +19,36 @@ export const MAX_SIGNAL_BYTES = 16 * 1024;
 /** Signal names: what a connector names in `awaitSignal`, `submitSignal`, a redirect's `awaitSignal`. */
 export const SIGNAL_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
-const text = (max: number) => z.string().min(1).max(max);
-const instructions = z.string().max(2000).optional();
-const expiresAt = z.iso.datetime({ offset: true }).optional();
-const signalName = z.string().regex(SIGNAL_NAME, 'a signal name: 1 to 64 letters, digits, _ . -');
-
-export const authArtifactSchema = z
-  .discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('qr'), value: text(4096), expiresAt, instructions }),
-    z.strictObject({ type: z.literal('code'), value: text(256), expiresAt, instructions }),
-    z.strictObject({
-      type: z.literal('redirect'),
-      url: z
-        .url({ protocol: /^https?$/ })
-        .max(4096)
-        .describe('an http(s) URL to open'),
-      mode: z.enum(['popup', 'same-tab']),
-      awaitSignal: signalName,
-      instructions,
-    }),
-    z.strictObject({
-      type: z.literal('prompt'),
-      fields: z
-        .array(
-          z.strictObject({
-            key: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'a field key: 1 to 64 letters, digits, _ . -'),
-            label: text(200),
-            kind: z.enum(['text', 'password', 'otp']),
-            required: z.boolean().optional(),
-          }),
-        )
-        .min(1)
-        .max(20),
-      submitSignal: signalName,
-      instructions,
-    }),
-    z.strictObject({ type: z.literal('status'), message: text(2000) }),
-  ])
+/**
+ * The SDK's own artifact schema (the checks a connector's author gets from the SDK), then the
+ * server's bounds: the whole at most MAX_ARTIFACT_BYTES, at most 20 prompt fields, and signal names
+ * that a URL path carries as they are (`POST /auth-runs/:runId/signals/:name`).
+ */
+export const authArtifactSchema = sdkArtifactSchema
   .refine(
     (artifact) => Buffer.byteLength(JSON.stringify(artifact)) <= MAX_ARTIFACT_BYTES,
     `an artifact may be at most ${MAX_ARTIFACT_BYTES / 1024} KB as JSON`,
+  )
+  .refine((artifact) => artifact.type !== 'prompt' || artifact.fields.length <= 20, {
+    message: 'a prompt may ask at most 20 fields',
+    path: ['fields'],
+  })
+  .refine(
+    (artifact) =>
+      (artifact.type !== 'prompt' || SIGNAL_NAME.test(artifact.submitSignal)) &&
+      (artifact.type !== 'redirect' || SIGNAL_NAME.test(artifact.awaitSignal)),
+    {
+      message:
+        'a signal name is 1 to 64 letters, digits, _ . - (it is part of the URL the answer is posted to)',
+      path: ['signal'],
+    },
   )
   .describe(
     "the spec's AuthArtifact: what the user is shown now (a QR code, a code, a link, a form, a status)",
   );
 
-export const authResultSchema = z
-  .object({
-    credentials: z.record(z.string(), z.unknown()),
-    metadata: z
-      .object({
-        account_id: z.string().max(500).optional(),
-        display_name: z.string().max(500).optional(),
-        expires_at: z.string().max(100).optional(),
-      })
-      .loose()
-      .nullish(),
-  })
+/** The SDK's AuthResult schema, at most MAX_AUTH_RESULT_BYTES as JSON, with some credentials. */
+export const authResultSchema = sdkResultSchema
   .refine(
     (result) => Buffer.byteLength(JSON.stringify(result)) <= MAX_AUTH_RESULT_BYTES,
     `an AuthResult may be at most ${MAX_AUTH_RESULT_BYTES / 1024} KB as JSON`,
@@ -81,6 +57,12 @@ export const authResultSchema = z
 
 /** The artifact as the server keeps it, or why not (a sentence naming the field). */
 export function checkArtifact(raw: unknown): AuthArtifact | Error {
+  // Bounded before it is parsed: a 100 MB artifact costs a length, not a walk.
+  if (Buffer.byteLength(JSON.stringify(raw) ?? '') > MAX_ARTIFACT_BYTES) {
+    return new Error(
+      `the connector emitted an artifact the server does not take (artifact: an artifact may be at most ${MAX_ARTIFACT_BYTES / 1024} KB as JSON)`,
+    );
+  }
   const parsed = authArtifactSchema.safeParse(raw);
   if (parsed.success) return parsed.data as AuthArtifact;
   const issue = parsed.error.issues[0];
