@@ -91,6 +91,20 @@ export default defineConnector({
   },
 });`;
 
+/** Takes a signal posted before it awaits it; an await that times out rejects, saying so. */
+const early = source(
+  'early',
+  `{ type: 'interactive', timeoutSec: 30 }`,
+  `await ctx.emit({ type: 'status', message: 'ready' });
+   await new Promise((resolve) => setTimeout(resolve, 1000));
+   const got = await ctx.awaitSignal('early', { timeoutMs: 5000 });
+   await ctx.emit({ type: 'status', message: 'got early ' + got.n });
+   try { await ctx.awaitSignal('never', { timeoutMs: 300 }); } catch (error) {
+     await ctx.emit({ type: 'status', message: error.message });
+   }
+   return { credentials: { session: 'sess-early' } };`,
+);
+
 /** No interactive method at all. */
 const plain = `
 
@@ -191,7 +205,7 @@ async function readStream(
 beforeAll(async () => {
   server = await startTestServer({ connectorSourceInstalls: true });
   orgId = String((await server.pool.query(`SELECT id FROM orgs WHERE slug = 'default'`)).rows[0].id);
-  for (const code of [phone, busy, stuck, waiting, malformed, plain, tokened]) await install(code);
+  for (const code of [phone, busy, stuck, waiting, malformed, plain, tokened, early]) await install(code);
   expect((await server.call('POST', '/api/orgs', { body: { slug: 'other' } })).status).toBe(201);
   workers = await startTestRunWorkers(server, {
     leaseMs: 10_000,
@@ -332,6 +346,26 @@ describe('an interactive auth run', () => {
     expect((await waitForRun(sync?.id as string)).status).toBe('completed');
     const events = await server.pool.query('SELECT origin_id FROM events WHERE feed_id = $1', [feedId]);
     expect(events.rows.map((r) => r.origin_id)).toContain('token received');
+  }, 60_000);
+
+  it('delivers a signal posted before the connector awaits it; an await past its timeoutMs rejects', async () => {
+    const runId = await startAuth((await connect('early')).connectionId);
+    await readStream(
+      `/api/default/auth-runs/${runId}/events`,
+      {},
+      (e) => e.data.artifact?.message === 'ready',
+    );
+    const posted = await server.call('POST', `/api/default/auth-runs/${runId}/signals/early`, {
+      body: { n: 1 },
+    });
+    expect(posted.status).toBe(202);
+    const events = await readStream(`/api/default/auth-runs/${runId}/events`);
+    expect(events.filter((e) => e.event === 'artifact').map((e) => e.data.artifact.message)).toEqual([
+      'ready',
+      'got early 1',
+      'no signal "never" came within 300 ms',
+    ]);
+    expect(events.at(-1)?.data.status).toBe('completed');
   }, 60_000);
 
   it('ends `timeout` at its timeoutSec though the connector ignores ctx.signal', async () => {
