@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunWorkers } from '../../../server/src/runs/worker.js';
 import { createToken, startTestServer, type TestServer } from '../../../server/test/harness.js';
 import { startTestRunWorkers } from '../../../server/test/runtime.js';
-import { exited, svc } from '../../test/run-svc.js';
+import { exited, svc, waitFor } from '../../test/run-svc.js';
 import type { RuntimeIo } from './api.js';
 import { connectionAuth, type PromptField } from './auth.js';
 
@@ -47,6 +47,18 @@ export default defineConnector({
   },
 });`;
 
+const LOGIN = `
+import { defineConnector } from '@svc/connector-sdk';
+export default defineConnector({
+  key: 'login', name: 'Login', version: '1.0.0',
+  authSchema: { methods: [{ type: 'interactive', timeoutSec: 60 }] },
+  feeds: { items: { key: 'items', name: 'Items', async sync() { return { events: [], checkpoint: null }; } } },
+  async authenticate(ctx) {
+    await ctx.emit({ type: 'redirect', url: 'https://example.com/login', mode: 'same-tab', awaitSignal: 'back' });
+    return { credentials: await ctx.awaitSignal('back') };
+  },
+});`;
+
 let server: TestServer;
 let workers: RunWorkers;
 let admin: string;
@@ -56,7 +68,7 @@ beforeAll(async () => {
   server = await startTestServer({ connectorSourceInstalls: true });
   admin = (await createToken(server, 'default', ['admin'])).secret;
   dir = await mkdtemp(join(tmpdir(), 'svc-auth-'));
-  for (const source of [PHONE, SHORT]) {
+  for (const source of [PHONE, SHORT, LOGIN]) {
     const res = await server.call('POST', '/api/default/connectors', { body: { source } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
@@ -134,6 +146,20 @@ describe('svc connection auth', () => {
       'completed',
     ]);
     expect(JSON.stringify(out)).not.toContain(OTP);
+  }, 60_000);
+
+  it('prints a redirect and waits; Ctrl-C cancels the run and exits 2', async () => {
+    const id = await connect('login');
+    const child = svc(['connection', 'auth', id], env());
+    await waitFor(child, /waiting for the sign-in to finish there/);
+    expect(child.output()).toContain('  https://example.com/login');
+    child.kill('SIGINT');
+    expect(await exited(child), child.output()).toBe(2);
+    expect(child.output()).toMatch(/auth run (\d+) ended cancelled/);
+    const runId = child.output().match(/auth run (\d+) ended/)?.[1];
+    expect((await server.pool.query('SELECT status FROM runs WHERE id = $1', [runId])).rows[0].status).toBe(
+      'cancelled',
+    );
   }, 60_000);
 
   it('exits 2 with the run’s error when it times out, and 1 for a connection that is not there', async () => {

@@ -100,6 +100,30 @@ export async function connectionAuth(
       ? `auth run ${runId} started for connection ${id} (cancel it: svc runs cancel ${runId})`
       : `following the auth run already open for connection ${id}: ${runId}`,
   );
+  // Ctrl-C cancels the run (the connector is stopped at once); the stream then says `cancelled`.
+  let interrupted = false;
+  const interrupt = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    io.err(`cancelling auth run ${runId}... (Ctrl-C again to leave it running)`);
+    api.call('POST', `/runs/${runId}/cancel`).catch((error: Error) => io.err(error.message));
+  };
+  process.on('SIGINT', interrupt);
+  try {
+    return await follow(api, runId, id, flags, io, ask);
+  } finally {
+    process.off('SIGINT', interrupt);
+  }
+}
+
+async function follow(
+  api: Awaited<ReturnType<typeof openApi>>,
+  runId: string,
+  id: string,
+  flags: AuthFlags,
+  io: RuntimeIo,
+  ask: Ask,
+): Promise<number> {
   const streamUrl = `${api.session.url.replace(/\/+$/, '')}/api/${encodeURIComponent(api.session.org)}/auth-runs/${runId}/events`;
   let last = 0;
   let drops = 0;
