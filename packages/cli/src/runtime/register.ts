@@ -161,6 +161,7 @@ export function registerRuntimeCommands(program: Command, connector: Command): v
         'hidden), or read from standard input a line per field when it is not a terminal:\n' +
         "  printf '123456\\n' | svc connection auth 7\n" +
         'What is typed is sent once to the server, kept encrypted until the connector takes it, and never printed.\n' +
+        'Ctrl-C cancels the auth run.\n' +
         '\nExit codes: 0 the connection is authenticated, 1 any error, 2 the auth run failed, timed out or was\n' +
         'cancelled (its error on stderr).\n',
     )

@@ -105,6 +105,15 @@ const early = source(
    return { credentials: { session: 'sess-early' } };`,
 );
 
+/** Fails quoting what the user typed. */
+const leaky = source(
+  'leaky',
+  `{ type: 'interactive', timeoutSec: 30 }`,
+  `await ctx.emit({ type: 'prompt', fields: [{ key: 'password', label: 'Password', kind: 'password' }], submitSignal: 'pw' });
+   const { password } = await ctx.awaitSignal('pw');
+   throw new Error('the service refused the password ' + password);`,
+);
+
 /** No interactive method at all. */
 const plain = `
 
@@ -205,7 +214,8 @@ async function readStream(
 beforeAll(async () => {
   server = await startTestServer({ connectorSourceInstalls: true });
   orgId = String((await server.pool.query(`SELECT id FROM orgs WHERE slug = 'default'`)).rows[0].id);
-  for (const code of [phone, busy, stuck, waiting, malformed, plain, tokened, early]) await install(code);
+  for (const code of [phone, busy, stuck, waiting, malformed, plain, tokened, early, leaky])
+    await install(code);
   expect((await server.call('POST', '/api/orgs', { body: { slug: 'other' } })).status).toBe(201);
   workers = await startTestRunWorkers(server, {
     leaseMs: 10_000,
@@ -420,6 +430,22 @@ describe('an interactive auth run', () => {
       /the connector emitted an artifact the server does not take \(fields\.0\.kind: /,
     );
     expect((await server.call('GET', `/api/default/auth-runs/${runId}`)).body.artifact).toBeNull();
+  }, 60_000);
+
+  it('keeps what the user typed out of the run’s error', async () => {
+    const runId = await startAuth((await connect('leaky')).connectionId);
+    await readStream(`/api/default/auth-runs/${runId}/events`, {}, (e) => e.data.artifact?.type === 'prompt');
+    const posted = await server.call('POST', `/api/default/auth-runs/${runId}/signals/pw`, {
+      body: { password: 'hunter2-secret' },
+    });
+    expect(posted.status).toBe(202);
+    const run = await waitForRun(runId);
+    expect(run).toMatchObject({
+      status: 'failed',
+      error_message: 'the service refused the password [redacted]',
+    });
+    const events = await readStream(`/api/default/auth-runs/${runId}/events`);
+    expect(JSON.stringify(events)).not.toContain('hunter2');
   }, 60_000);
 
   it('is refused for a connector without an interactive method, and 404 in another org', async () => {

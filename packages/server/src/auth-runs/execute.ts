@@ -26,6 +26,8 @@ import { AUTH_RUNS_CHANNEL, takeSignal, useSignalHub } from './signals.js';
 export const DEFAULT_AUTH_TIMEOUT_SEC = 300;
 /** How often a waiting `awaitSignal` looks for its signal without a notification. */
 const SIGNAL_POLL_MS = 2000;
+/** Artifacts one run may emit: a QR code refreshed every 20 s for an hour is 180. */
+export const MAX_ARTIFACTS = 500;
 
 export const interactiveMethod = (definition: ConnectorDefinition): InteractiveAuthMethod | undefined =>
   definition.authSchema?.methods.find((m): m is InteractiveAuthMethod => m.type === 'interactive');
@@ -97,8 +99,14 @@ export async function executeAuthRun(deps: RunnerDeps, run: ClaimedRun, stop: Ab
   // Values kept out of the log: the previous credentials, each signal delivered, the result's.
   const secrets: string[] = [];
   const logs = createLogBuffer(secrets);
-  const end = async (outcome: { status: 'failed' | 'timeout'; errorMessage: string }) => {
-    logs.add(serverLine('error', outcome.errorMessage));
+  const end = async (given: { status: 'failed' | 'timeout'; errorMessage: string }) => {
+    // The connector's own words may quote what it was given: not on the run record.
+    const errorMessage = secrets.reduce(
+      (text, secret) => (secret.length >= 4 ? text.replaceAll(secret, '[redacted]') : text),
+      given.errorMessage,
+    );
+    const outcome = { ...given, errorMessage };
+    logs.add(serverLine('error', errorMessage));
     await whileHeld(deps.pool, run, async (client) => {
       await logs.flush(client, run.id);
       await endRun(client, run, outcome);
@@ -278,6 +286,13 @@ async function converse(
           logs.add(message.entry);
           return;
         case 'artifact':
+          if (++artifacts > MAX_ARTIFACTS) {
+            await finish({
+              status: 'failed',
+              errorMessage: `the connector emitted more than ${MAX_ARTIFACTS} artifacts: an auth run shows a few, each replacing the last`,
+            });
+            return;
+          }
           await held(async (client) => {
             await client.query(
               `INSERT INTO auth_run_events (run_id, seq, type, data)
@@ -335,6 +350,7 @@ async function converse(
     }
   };
 
+  let artifacts = 0;
   let chain = Promise.resolve();
   const unsubscribe = sandbox.onMessage((raw) => {
     chain = chain.then(() => handle(raw));
