@@ -44,6 +44,8 @@ export const PROBLEM_CODES = [
   'guardrail_blocked',
   // Why a reply did not reach its chat platform (a message's `deliveryError`).
   'delivery_failed',
+  // An OAuth connection whose org has not set the OAuth app's client id or secret.
+  'oauth_client_missing',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 

@@ -24,6 +24,7 @@ import type { MessagingOptions } from './messaging/options.js';
 import { parseRateLimit } from './messaging/rate-limit.js';
 import { messagingRoutes } from './messaging/routes.js';
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './messaging/uploads.js';
+import { type OAuthRouteOptions, oauthRoutes } from './oauth/routes.js';
 import { createLogger } from './ops/logger.js';
 import { processRegistry, registerMetrics } from './ops/metrics.js';
 import { operationsRoutes } from './ops/routes.js';
@@ -71,6 +72,7 @@ export interface AppOptions
     SecretRouteOptions,
     ConnectionRouteOptions,
     ConnectorRouteOptions,
+    OAuthRouteOptions,
     MessagingOptions,
     WebhookRouteOptions {}
 
@@ -107,6 +109,7 @@ export async function buildApp(
       await typed.register(webhookRoutes(options, announcer));
       await typed.register(connectorRoutes(options));
       await typed.register(connectionRoutes(options));
+      await typed.register(oauthRoutes(options));
       await typed.register(runRoutes(options));
       await typed.register(authRunRoutes(options));
       await typed.register(eventRoutes(options));
@@ -245,7 +248,7 @@ export type TurnWorkerSettings = Partial<
  * What a caller may change of the connector-run workers' defaults (read from the environment);
  * `metrics`, where a test reads them (default: on the app's or the process's registry).
  */
-export type RunWorkerSettings = Partial<Omit<RunWorkerOptions, 'pool' | 'encryptionKey' | 'log'>>;
+export type RunWorkerSettings = Partial<Omit<RunWorkerOptions, 'pool' | 'encryptionKey' | 'secrets' | 'log'>>;
 
 export interface SvcSettings {
   /** The deployment's environment: every default not given below is read from it. */
@@ -376,6 +379,7 @@ export async function startSvc(settings: SvcSettings): Promise<RunningSvc> {
       runs = await startRunWorkers({
         pool,
         encryptionKey,
+        secrets,
         log,
         ...runSettings,
         metrics: runSettings.metrics ?? createRunMetrics(registry),

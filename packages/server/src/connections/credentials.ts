@@ -9,10 +9,13 @@ import type { AuthScope, ConnectorDefinition } from '@svc/connector-sdk';
 import type { PoolClient } from 'pg';
 import { seal, unseal } from '../secrets/cipher.js';
 import { grantCredentialHosts } from './grants.js';
-import { credentialsContext } from './queries.js';
 
 /** The auth methods whose credentials svc keeps (browser sessions are kept apart). */
 export type CredentialMethod = 'env_keys' | 'oauth' | 'interactive';
+
+/** Binds sealed credentials to their connection: copied into another row, they do not open. */
+export const credentialsContext = (orgId: string, connectionId: string) =>
+  `connection:${orgId}:${connectionId}`;
 
 /** Binds an org-wide grant to its org and connector: copied elsewhere, it does not open. */
 export const orgCredentialsContext = (orgId: string, connectorKey: string) =>

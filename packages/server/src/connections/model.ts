@@ -51,15 +51,18 @@ export function schemaDetails(
   });
 }
 
-/** What an `oauth` connection takes until svc runs the authorization flow itself: a token got elsewhere. */
+/** What an `oauth` connection takes besides the flow svc runs itself: a token obtained elsewhere. */
 export const OAUTH_TOKEN_FIELDS = ['accessToken', 'refreshToken', 'expiresAt', 'scope'];
 
+/** The methods a person completes after the connection exists (svc runs the flow). */
+const PERSON_METHODS = ['oauth', 'browser', 'interactive'] as const;
+
 /**
- * What the connector's auth asks of a new connection: `none` takes nothing; `env_keys` takes each
- * field's value in `credentials` (all of them, unless the method is optional); `oauth` takes a token
- * obtained outside svc (`accessToken`, and optionally `refreshToken`, `expiresAt`, `scope`), handed
- * to the connector as `ctx.credentials`; `interactive` takes nothing here (an auth run obtains
- * them). Browser methods are not connected through this route yet: said so, by name.
+ * What the connector's auth asks of a new connection's `credentials`: `none` takes nothing;
+ * `env_keys` takes each field's value (all of them, when the method is required and no other
+ * method can connect it); `oauth` may take a token obtained outside svc (`accessToken`, and
+ * optionally `refreshToken`, `expiresAt`, `scope`). OAuth, browser and interactive methods are
+ * otherwise completed after the connection exists (`pendingAuth` says how).
  */
 export function credentialProblems(
   definition: ConnectorDefinition,
@@ -68,9 +71,8 @@ export function credentialProblems(
   const methods = definition.authSchema?.methods ?? [{ type: 'none' as const }];
   const envKeys = methods.find((m) => m.type === 'env_keys');
   const oauth = methods.some((m) => m.type === 'oauth');
-  // A connector that authenticates interactively is connected without credentials: an auth run
-  // (POST /connections/:id/auth-runs) obtains them.
-  const none = methods.some((m) => m.type === 'none' || m.type === 'interactive');
+  const none = methods.some((m) => m.type === 'none');
+  const byPerson = methods.some((m) => (PERSON_METHODS as readonly string[]).includes(m.type));
   const problems: Details = [];
   const given = credentials ?? {};
   if (oauth && given.accessToken !== undefined) {
@@ -92,33 +94,50 @@ export function credentialProblems(
         message: fields.length
           ? `is not a field of the connector's env_keys (${fields.join(', ')})`
           : oauth
-            ? 'the connector connects with OAuth: give the token as credentials.accessToken'
+            ? 'the connector connects with OAuth: connect it (POST .../oauth/start), or give a token obtained elsewhere as credentials.accessToken'
             : 'the connector takes no env_keys values',
       });
     }
   }
   if (envKeys?.type === 'env_keys') {
-    const required = envKeys.required !== false && !none;
+    const required = envKeys.required !== false && !none && !byPerson;
     const anyGiven = fields.some((key) => given[key] !== undefined);
     if (required || anyGiven) {
       for (const key of fields) {
-        if (given[key] === undefined)
+        const field = envKeys.fields.find((f) => f.key === key);
+        if (given[key] === undefined && (required || field?.required !== false))
           problems.push({ path: `/body/credentials/${key}`, message: 'is required' });
       }
     }
-  } else if (oauth && !none) {
-    problems.push({
-      path: '/body/credentials/accessToken',
-      message:
-        'is required: the connector connects with OAuth, and svc takes a token obtained outside it (accessToken, and optionally refreshToken, expiresAt, scope)',
-    });
-  } else if (!none) {
-    problems.push({
-      path: '/body/connectorKey',
-      message: `connects with ${methods.map((m) => m.type).join(' or ')}, which svc does not take through this route yet (none, env_keys and an oauth token only)`,
-    });
   }
   return problems;
+}
+
+/**
+ * Why a connection made without credentials cannot run yet, and what connects it, or null when it
+ * can: the connector's required methods that a person completes (OAuth consent, a browser
+ * session, an interactive flow), unless `none` or another way is available.
+ */
+export function pendingAuth(
+  definition: ConnectorDefinition,
+  connectionId: string,
+  hasCredentials: boolean,
+): string | null {
+  const methods = definition.authSchema?.methods ?? [];
+  if (hasCredentials || methods.length === 0 || methods.some((m) => m.type === 'none')) return null;
+  const waiting = methods.filter(
+    (m) =>
+      (PERSON_METHODS as readonly string[]).includes(m.type) && !('required' in m && m.required === false),
+  );
+  if (waiting.length === 0) return null;
+  const how = waiting.map((m) =>
+    m.type === 'oauth'
+      ? `\`svc connection connect ${connectionId}\` (OAuth consent)`
+      : m.type === 'browser'
+        ? `\`svc memory browser-auth --connection ${connectionId}\` (a browser session)`
+        : `\`svc connection auth ${connectionId}\` (the connector's sign-in)`,
+  );
+  return `not connected yet: connect it with ${how.join(' or ')}`;
 }
 
 /** The feeds a new connection gets: every one of the definition's, except those users manage. */

@@ -1,9 +1,10 @@
 import type { ConnectorDefinition } from '@svc/connector-sdk';
 import type { Pool, PoolClient } from 'pg';
 import { transaction } from '../db/transaction.js';
-import { seal } from '../secrets/cipher.js';
+import { storeCredentials } from './credentials.js';
 import { grantCredentialHosts } from './grants.js';
-import { renderDisplayName, runConfig, schemaDetails } from './model.js';
+import { pendingAuth, renderDisplayName, runConfig, schemaDetails } from './model.js';
+import { fitFeedsToScopes } from './scopes.js';
 
 export interface ConnectionRow {
   id: string;
@@ -20,6 +21,7 @@ export interface ConnectionRow {
   updated_at: Date;
   /** The env_keys fields that hold a value (never the values). */
   credential_keys: string[];
+  granted_scopes: string[] | null;
 }
 
 export interface FeedRow {
@@ -43,12 +45,10 @@ export interface FeedRow {
   updated_at: Date;
 }
 
-/** Binds sealed credentials to their connection: copied into another row, they do not open. */
-export const credentialsContext = (orgId: string, connectionId: string) =>
-  `connection:${orgId}:${connectionId}`;
+export { credentialsContext } from './credentials.js';
 
 const CONNECTION_COLUMNS = `c.id, o.slug AS org_slug, c.connector_key, c.display_name, c.status, c.account_id,
-  c.entity_ids, c.config, c.error_message, c.created_by, c.created_at, c.updated_at, c.credential_keys`;
+  c.entity_ids, c.config, c.error_message, c.created_by, c.created_at, c.updated_at, c.credential_keys, c.granted_scopes`;
 const FEED_COLUMNS = `f.id, o.slug AS org_slug, f.connection_id, f.feed_key, f.display_name, f.status, f.entity_ids,
   f.config, f.checkpoint, f.sync_interval_ms, f.next_sync_at, f.last_sync_at, f.last_sync_status, f.last_error,
   f.consecutive_failures, f.items_collected, f.created_at, f.updated_at`;
@@ -84,20 +84,70 @@ export async function createConnection(
       ],
     );
     const id = (rows[0] as { id: string }).id;
-    if (input.credentials && Object.keys(input.credentials).length > 0) {
-      await client.query('UPDATE connections SET credentials = $2 WHERE id = $1', [
-        id,
-        seal(key, JSON.stringify(input.credentials), credentialsContext(input.orgId, id)),
-      ]);
-    }
     for (const feed of Object.values(input.definition.feeds ?? {}).filter((f) => !f.userManaged)) {
       await insertFeed(client, input.orgId, id, feed.key, {}, feed, input.config);
     }
-    if (input.credentials && Object.keys(input.credentials).length > 0) {
-      await grantCredentialHosts(client, id, input.definition);
-    }
+    await connectCredentials(client, key, { ...input, connectionId: id });
     return (await connectionById(client, input.orgId, id)) as ConnectionRow;
   });
+}
+
+/**
+ * A new connection's credentials: those given (env_keys values, or an OAuth token obtained
+ * elsewhere), else the org's one grant when the connector keeps one, else none; without any, a
+ * connector that a person must connect leaves it in `error` saying how (`pendingAuth`).
+ */
+async function connectCredentials(
+  client: PoolClient,
+  key: Buffer,
+  input: {
+    orgId: string;
+    connectionId: string;
+    definition: ConnectorDefinition;
+    credentials: Record<string, string> | undefined;
+  },
+): Promise<void> {
+  const { orgId, connectionId, definition } = input;
+  if (input.credentials && Object.keys(input.credentials).length > 0) {
+    const token = input.credentials.accessToken !== undefined;
+    const granted = token ? input.credentials.scope?.split(/[\s,]+/).filter(Boolean) : undefined;
+    await storeCredentials(client, key, {
+      orgId,
+      connectionId,
+      definition,
+      method: token ? 'oauth' : 'env_keys',
+      credentials: input.credentials,
+      ...(granted ? { grantedScopes: granted } : {}),
+    });
+    if (granted) await fitFeedsToScopes(client, [connectionId], definition, granted);
+    return;
+  }
+  const { rows } = await client.query<{
+    credential_keys: string[];
+    granted_scopes: string[] | null;
+    account_id: string | null;
+  }>(
+    'SELECT credential_keys, granted_scopes, account_id FROM org_credentials WHERE org_id = $1 AND connector_key = $2',
+    [orgId, definition.key],
+  );
+  const grant = rows[0];
+  if (grant) {
+    await client.query(
+      'UPDATE connections SET credential_keys = $2, granted_scopes = $3, account_id = $4 WHERE id = $1',
+      [connectionId, grant.credential_keys, grant.granted_scopes, grant.account_id],
+    );
+    await grantCredentialHosts(client, connectionId, definition);
+    if (grant.granted_scopes)
+      await fitFeedsToScopes(client, [connectionId], definition, grant.granted_scopes);
+    return;
+  }
+  const pending = pendingAuth(definition, connectionId, false);
+  if (pending) {
+    await client.query(`UPDATE connections SET status = 'error', error_message = $2 WHERE id = $1`, [
+      connectionId,
+      pending,
+    ]);
+  }
 }
 
 export async function insertFeed(

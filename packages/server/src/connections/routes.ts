@@ -6,19 +6,18 @@ import { transaction } from '../db/transaction.js';
 import { iso, isoOrNull, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
-import { seal } from '../secrets/cipher.js';
-import { grantCredentialHosts } from './grants.js';
-import { credentialProblems, renderDisplayName, runConfig, schemaDetails } from './model.js';
+import { forgetCredentials, storeCredentials } from './credentials.js';
+import { credentialProblems, pendingAuth, renderDisplayName, runConfig, schemaDetails } from './model.js';
 import {
   type ConnectionRow,
   connectionById,
   createConnection,
-  credentialsContext,
   type FeedRow,
   feedById,
   feedsOf,
   listConnections,
 } from './queries.js';
+import { fitFeedsToScopes } from './scopes.js';
 
 const tags = ['connections'];
 const object = z.record(z.string(), z.unknown());
@@ -31,7 +30,13 @@ const connectionSchema = z.object({
   displayName: z.string().nullable(),
   status: z.enum(['active', 'paused', 'error', 'revoked']),
   accountId: z.string().nullable(),
-  credentialKeys: z.array(z.string()).describe('the env_keys fields that hold a value (never the values)'),
+  credentialKeys: z
+    .array(z.string())
+    .describe('the fields of its credentials that hold a value (never the values)'),
+  grantedScopes: z
+    .array(z.string())
+    .nullable()
+    .describe('the OAuth scopes the provider granted; null when it holds no OAuth grant'),
   entityIds: z.array(z.int()).nullable(),
   config: object,
   errorMessage: z.string().nullable(),
@@ -73,6 +78,7 @@ const toConnection = (row: ConnectionRow) => ({
   status: row.status,
   accountId: row.account_id,
   credentialKeys: row.credential_keys,
+  grantedScopes: row.granted_scopes,
   entityIds: row.entity_ids?.map(Number) ?? null,
   config: row.config,
   errorMessage: row.error_message,
@@ -247,22 +253,20 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
             const problems = install ? credentialProblems(install.definition, renewed) : [];
             if (problems.length > 0)
               throw invalid('the credentials are not what the connector takes', problems);
-            await client.query(
-              `UPDATE connections SET credentials = $2, credential_keys = $3, error_message = NULL,
-                      status = CASE WHEN status IN ('error', 'revoked') THEN 'active' ELSE status END, updated_at = now()
-                WHERE id = $1`,
-              [
+            if (install) {
+              // New credentials are granted for the hosts the config names now (grants.ts).
+              const token = renewed.accessToken !== undefined;
+              const granted = token ? renewed.scope?.split(/[\s,]+/).filter(Boolean) : undefined;
+              const moved = await storeCredentials(client, options.encryptionKey, {
+                orgId: org.id,
                 connectionId,
-                seal(
-                  options.encryptionKey,
-                  JSON.stringify(renewed),
-                  credentialsContext(org.id, connectionId),
-                ),
-                Object.keys(renewed).sort(),
-              ],
-            );
-            // New credentials are granted for the hosts the config names now (grants.ts).
-            if (install) await grantCredentialHosts(client, connectionId, install.definition);
+                definition: install.definition,
+                method: token ? 'oauth' : 'env_keys',
+                credentials: renewed,
+                ...(granted ? { grantedScopes: granted } : {}),
+              });
+              if (granted) await fitFeedsToScopes(client, moved, install.definition, granted);
+            }
             current.status =
               current.status === 'error' || current.status === 'revoked' ? 'active' : current.status;
           }
@@ -283,6 +287,53 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
           return {
             result: rowCount === 1 || renewed ? ('updated' as const) : ('unchanged' as const),
             connection: toConnection(after),
+          };
+        });
+      },
+    );
+
+    app.post(
+      '/api/:org/connections/:connectionId/revoke',
+      {
+        config: { auth: { scope: 'write', org: true } },
+        schema: {
+          tags,
+          operationId: 'revokeConnection',
+          summary: "Forget a connection's credentials; it is `revoked` until connected again",
+          description:
+            'The connection forgets its credentials (tokens, env_keys values, a browser session) and becomes `revoked`: ' +
+            'none of its feeds syncs and none of its actions runs. An org-wide grant (an auth method with `scope: organization`) ' +
+            'is forgotten for every connection of the connector. Connecting again (OAuth, a browser session, the interactive ' +
+            'flow, or new credentials through PATCH) makes it `active` again.',
+          params: orgParams.extend({ connectionId: z.string().max(20) }),
+          response: { 200: z.object({ connection: connectionSchema }), ...problemResponses },
+        },
+      },
+      async (request) => {
+        const org = orgOf(request);
+        const { connectionId } = request.params;
+        return transaction(options.pool, async (client) => {
+          if (!/^\d{1,18}$/.test(connectionId)) throw notFound(`connection ${connectionId}`);
+          await client.query('SELECT 1 FROM connections WHERE org_id = $1 AND id = $2 FOR UPDATE', [
+            org.id,
+            connectionId,
+          ]);
+          const current = await connectionById(client, org.id, connectionId);
+          if (!current) throw notFound(`connection ${connectionId}`);
+          const install = await getInstall(options.pool, org.id, current.connector_key);
+          const who = request.caller?.token?.name ?? 'the admin';
+          await forgetCredentials(
+            client,
+            {
+              orgId: org.id,
+              connectionId,
+              definition: install?.definition ?? { key: current.connector_key, name: '', version: '0.0.0' },
+            },
+            'revoked',
+            `revoked by ${who}: ${pendingAuth(install?.definition ?? { key: '', name: '', version: '0.0.0' }, connectionId, false)?.replace(/^not connected yet: /, '') ?? 'give it credentials again (PATCH credentials)'}`,
+          );
+          return {
+            connection: toConnection((await connectionById(client, org.id, connectionId)) as ConnectionRow),
           };
         });
       },

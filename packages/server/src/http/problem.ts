@@ -42,6 +42,7 @@ const TITLES: Record<ProblemCode, string> = {
   turn_abandoned: 'Turn abandoned',
   guardrail_blocked: "Refused by the agent's guardrails",
   delivery_failed: 'Reply not delivered',
+  oauth_client_missing: 'OAuth client not set up',
 };
 
 /**

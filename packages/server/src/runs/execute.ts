@@ -11,14 +11,17 @@ import type { ConnectorCodeError, Sandbox, SandboxPool } from '../connectors/san
 import { transaction } from '../db/transaction.js';
 import { linkEvents } from '../entities/links.js';
 import { storeEvents } from '../events/store.js';
+import { freshToken, type OAuthDeps } from '../oauth/refresh.js';
 import { createLogBuffer, type LogBuffer, serverLine } from './logs.js';
 import type { RunMetrics } from './metrics.js';
-import { type ClaimedRun, endRun, RunLeaseLostError, whileHeld } from './queue.js';
+import { type ClaimedRun, endRun, RunLeaseLostError, retryWithRenewedToken, whileHeld } from './queue.js';
 import { connectorModule, linkRulesByKind, loadRunScope, persistAuthUpdate, type RunScope } from './scope.js';
 
 export interface RunnerDeps {
   pool: Pool;
   encryptionKey: Buffer;
+  /** Renews OAuth tokens before they expire and after the service refused one. */
+  oauth?: OAuthDeps;
   /** Children for runs, started ahead, each with the run's time and memory limits. */
   sandboxes: SandboxPool;
   log: FastifyBaseLogger;
@@ -50,6 +53,12 @@ export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortS
   const scope = await loadRunScope(deps.pool, run, deps.encryptionKey);
   if (!scope) return; // deleted with its connection meanwhile
   const logs = createLogBuffer(scope.secrets);
+  try {
+    await renewToken(deps, scope, logs);
+  } catch (error) {
+    await finish(deps, run, logs, { status: 'failed', errorMessage: messageOf(error) });
+    return;
+  }
   let module: Awaited<ReturnType<typeof connectorModule>>;
   let sandbox: Sandbox;
   let grant: EgressGrant;
@@ -102,6 +111,42 @@ export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortS
     if (clean) deps.sandboxes.release(scope.connectionId, sandbox);
     else sandbox.stop();
   }
+}
+
+/**
+ * The run's OAuth token, renewed first when it is close to expiry (or, `refused`, when the service
+ * just refused it): `scope` takes the token the run is to use. Throws RefreshFailedError (the
+ * connection was moved to `revoked` or `error`, saying to reconnect) rather than run with a token
+ * that will not work.
+ */
+async function renewToken(
+  deps: RunnerDeps,
+  scope: RunScope,
+  logs: LogBuffer,
+  refused?: string,
+): Promise<boolean> {
+  if (!scope.credentials || !deps.oauth) return false;
+  const token = await freshToken(
+    deps.oauth,
+    {
+      orgId: scope.orgId,
+      orgSlug: scope.orgSlug,
+      connectionId: scope.connectionId,
+      definition: scope.definition,
+    },
+    refused !== undefined ? { refused } : {},
+  );
+  if (!token || token.accessToken === scope.credentials.accessToken) return false;
+  scope.secrets.push(token.accessToken, ...(token.refreshToken ? [token.refreshToken] : []));
+  scope.credentials = {
+    provider: scope.credentials.provider,
+    accessToken: token.accessToken,
+    refreshToken: token.refreshToken ?? null,
+    expiresAt: token.expiresAt ?? null,
+    scope: token.scope ?? null,
+  };
+  logs.add(serverLine('info', 'renewed the OAuth token before the run'));
+  return true;
 }
 
 /**
@@ -275,6 +320,25 @@ async function converse(
           return !stop.aborted;
         }
         case 'failed':
+          if (message.credentialsRefused && scope.credentials && !run.authRetried) {
+            // Once: the token is renewed (unless another process did already) and the run queued again.
+            try {
+              await renewToken(deps, scope, logs, scope.credentials.accessToken);
+              logs.add(
+                serverLine(
+                  'warn',
+                  `the service refused the OAuth token (${String(message.error)}); the token was renewed and the run starts again`,
+                ),
+              );
+              await held(async () => {});
+              await retryWithRenewedToken(deps.pool, run);
+              return false;
+            } catch (error) {
+              if (error instanceof RunLeaseLostError) throw error;
+              await finish(deps, run, logs, { status: 'failed', errorMessage: messageOf(error) });
+              return false;
+            }
+          }
           await finish(
             deps,
             run,

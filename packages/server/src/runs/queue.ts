@@ -10,6 +10,8 @@ export interface ClaimedRun {
   connectionId: string;
   actionKey: string | null;
   leaseToken: number;
+  /** Run once more already, after the service refused its OAuth token and the token was renewed. */
+  authRetried?: boolean;
 }
 
 /** NOTIFY channel: a run may be claimable (requested, approved, handed back). A hint; workers also poll. */
@@ -73,6 +75,7 @@ export async function claimRun(pool: Pool, workerId: string, leaseMs: number): P
     connection_id: string;
     action_key: string | null;
     lease_token: string;
+    auth_retried: boolean;
   }>({
     name: 'svc.claimRun',
     text: `WITH candidate AS (
@@ -93,7 +96,7 @@ export async function claimRun(pool: Pool, workerId: string, leaseMs: number): P
                                    JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
                                   WHERE c.id = r.connection_id)
        FROM candidate WHERE r.id = candidate.id
-     RETURNING r.id, r.org_id, r.run_type, r.feed_id, r.connection_id, r.action_key, r.lease_token`,
+     RETURNING r.id, r.org_id, r.run_type, r.feed_id, r.connection_id, r.action_key, r.lease_token, r.auth_retried`,
     values: [workerId, leaseMs],
   });
   const row = rows[0];
@@ -106,6 +109,7 @@ export async function claimRun(pool: Pool, workerId: string, leaseMs: number): P
     connectionId: row.connection_id,
     actionKey: row.action_key,
     leaseToken: Number(row.lease_token),
+    authRetried: row.auth_retried,
   };
 }
 
@@ -220,6 +224,21 @@ export async function handBackRun(pool: Pool, run: ClaimedRun): Promise<void> {
   await whileHeld(pool, run, async (client) => {
     await client.query(
       `UPDATE runs SET status = 'pending', claimed_by = NULL, lease_expires_at = NULL WHERE id = $1`,
+      [run.id],
+    );
+    await client.query(`SELECT pg_notify('${RUNS_CHANNEL}', '')`);
+  });
+}
+
+/**
+ * A run whose OAuth token the service refused goes back to the queue once, after the token was
+ * renewed: what it stored so far stays (events are unique, the checkpoint committed), and the
+ * run starts again with the new token.
+ */
+export async function retryWithRenewedToken(pool: Pool, run: ClaimedRun): Promise<void> {
+  await whileHeld(pool, run, async (client) => {
+    await client.query(
+      `UPDATE runs SET status = 'pending', auth_retried = true, claimed_by = NULL, lease_expires_at = NULL WHERE id = $1`,
       [run.id],
     );
     await client.query(`SELECT pg_notify('${RUNS_CHANNEL}', '')`);

@@ -5,6 +5,7 @@ import type {
   SyncCredentials,
 } from '@svc/connector-sdk';
 import type { Pool, PoolClient } from 'pg';
+import { openCredentials } from '../connections/credentials.js';
 import { credentialsContext } from '../connections/queries.js';
 import { installedSourceFile } from '../connectors/compile.js';
 import type { ConnectorModule } from '../connectors/protocol.js';
@@ -15,6 +16,7 @@ import type { ClaimedRun } from './queue.js';
 /** Everything a run needs from the database, read once when it starts. */
 export interface RunScope {
   orgId: string;
+  orgSlug: string;
   connectionId: string;
   connectorKey: string;
   definition: ConnectorDefinition;
@@ -44,6 +46,7 @@ export interface RunScope {
 export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Promise<RunScope | null> {
   const { rows } = await pool.query<{
     org_id: string;
+    org_slug: string;
     connection_id: string;
     connector_key: string;
     definition: ConnectorDefinition;
@@ -52,6 +55,7 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
     source: string | null;
     connection_config: Record<string, unknown>;
     credentials: Buffer | null;
+    shared_credentials: Buffer | null;
     feed_id: string | null;
     feed_key: string | null;
     feed_config: Record<string, unknown> | null;
@@ -61,12 +65,14 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
     action_input: Record<string, unknown> | null;
     granted_hosts: string[] | null;
   }>(
-    `SELECT c.org_id, c.id AS connection_id, c.connector_key, d.definition, d.entity_link_overrides, d.package,
+    `SELECT c.org_id, o.slug AS org_slug, c.id AS connection_id, c.connector_key, d.definition, d.entity_link_overrides, d.package,
             d.source, c.config AS connection_config, c.credentials, f.id AS feed_id, f.feed_key,
             f.config AS feed_config, f.checkpoint, coalesce(f.entity_ids, c.entity_ids) AS entity_ids,
-            r.action_key, r.action_input, c.granted_hosts
+            r.action_key, r.action_input, c.granted_hosts, g.credentials AS shared_credentials
        FROM runs r
        JOIN connections c ON c.id = r.connection_id
+       JOIN orgs o ON o.id = c.org_id
+       LEFT JOIN org_credentials g ON g.org_id = c.org_id AND g.connector_key = c.connector_key
        JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
        LEFT JOIN feeds f ON f.id = r.feed_id
       WHERE r.id = $1`,
@@ -74,12 +80,13 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
   );
   const row = rows[0];
   if (!row) return null;
-  const stored = row.credentials
-    ? (JSON.parse(unseal(key, row.credentials, credentialsContext(row.org_id, row.connection_id))) as Record<
-        string,
-        unknown
-      >)
-    : {};
+  const stored =
+    openCredentials(
+      key,
+      { orgId: String(row.org_id), connectionId: String(row.connection_id), definition: row.definition },
+      row.credentials,
+      row.shared_credentials,
+    ) ?? {};
   const oauth = row.definition.authSchema?.methods.find((m) => m.type === 'oauth');
   // Interactive credentials (an AuthResult's) are merged into the config like env_keys values,
   // unless they hold an `accessToken`: then they are `ctx.credentials`, the provider the connector.
@@ -88,6 +95,7 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
     typeof stored.accessToken === 'string' && (oauth?.type === 'oauth' || interactive) ? stored : null;
   return {
     orgId: String(row.org_id),
+    orgSlug: row.org_slug,
     connectionId: String(row.connection_id),
     connectorKey: row.connector_key,
     definition: row.definition,
@@ -110,7 +118,7 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
       : null,
     secrets: Object.values(stored).filter((v): v is string => typeof v === 'string' && v.length >= 4),
     grantedHosts: row.granted_hosts,
-    hasCredentials: row.credentials !== null && Object.keys(stored).length > 0,
+    hasCredentials: Object.keys(stored).length > 0,
     package: row.package,
     source: row.source,
   };

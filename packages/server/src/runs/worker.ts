@@ -6,7 +6,9 @@ import { createSandboxPool, type SandboxLimits, type SandboxOptions } from '../c
 import { listenToChannels } from '../db/notifications.js';
 import { startWorkLoop, type WorkLoop } from '../db/work-loop.js';
 import { parseEgressAllow } from '../egress/policy.js';
+import { oauthFetch } from '../oauth/egress.js';
 import { positiveInteger } from '../ops/settings.js';
+import type { SecretResolver } from '../secrets/resolve.js';
 import { executeRun, type StopReason } from './execute.js';
 import type { RunMetrics } from './metrics.js';
 import {
@@ -25,6 +27,8 @@ export interface RunWorkerOptions {
   pool: Pool;
   /** Opens the connections' credentials. */
   encryptionKey: Buffer;
+  /** Resolves the OAuth clients' ids and secrets (org secrets) when a token is renewed. */
+  secrets: SecretResolver;
   log: FastifyBaseLogger;
   /** Runs this process executes at once, each in a child process of its own. */
   concurrency?: number;
@@ -116,9 +120,16 @@ export async function startRunWorkers(options: RunWorkerOptions): Promise<RunWor
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const running = new Map<string, { run: ClaimedRun; stop: AbortController; done: Promise<void> }>();
   const sandboxes = createSandboxPool(options.limits ?? DEFAULT_RUN_LIMITS);
+  const oauthEgress = oauthFetch(options.limits?.egress ?? parseEgressAllow(undefined));
   const deps = {
     pool: options.pool,
     encryptionKey: options.encryptionKey,
+    oauth: {
+      pool: options.pool,
+      encryptionKey: options.encryptionKey,
+      secrets: options.secrets,
+      fetch: oauthEgress.fetch,
+    },
     sandboxes,
     log: options.log,
     ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
@@ -251,6 +262,7 @@ export async function startRunWorkers(options: RunWorkerOptions): Promise<RunWor
       for (const run of left) stopRun(run.id, 'lease_lost');
       await all();
       sandboxes.close();
+      await oauthEgress.close();
       await Promise.all(
         left
           .filter((run) => run.runType === 'sync')
