@@ -33,7 +33,8 @@ CREATE UNIQUE INDEX runs_one_open_auth ON runs (connection_id)
   WHERE run_type = 'auth' AND status IN ('pending', 'running');
 
 -- Every status an auth run takes is an event of its stream, whatever wrote it (queue.ts, a cancel,
--- the reaper); readers are woken on `svc_auth_runs` (payload: the run's id).
+-- the reaper); readers are woken on `svc_auth_runs` (payload: the run's id). Its signals not taken
+-- are deleted as it ends.
 CREATE FUNCTION auth_run_status_event() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO auth_run_events (run_id, seq, type, data)
@@ -41,6 +42,11 @@ BEGIN
          jsonb_build_object('status', NEW.status, 'errorMessage', NEW.error_message)
     FROM auth_run_events WHERE run_id = NEW.id;
   PERFORM pg_notify('svc_auth_runs', NEW.id::text);
+  -- Ended (completed, failed, cancelled, timed out: by its worker, a cancel or the reaper), it
+  -- takes no more signals (the route checks under the row's lock): those never taken go now.
+  IF NEW.status IN ('completed', 'failed', 'cancelled', 'timeout') THEN
+    DELETE FROM auth_run_signals WHERE run_id = NEW.id;
+  END IF;
   RETURN NULL;
 END $$;
 

@@ -471,6 +471,17 @@ describe('an interactive auth run', () => {
       body: { blob: 'x'.repeat(20_000) },
     });
     expect(res.status).toBe(413);
+    // One that fits is kept, sealed, until the run takes it, or ends: then it goes.
+    const kept = await server.call('POST', `/api/default/auth-runs/${runId}/signals/early-bird`, {
+      body: { code: 'early-secret-value' },
+    });
+    expect(kept.status).toBe(202);
+    const sealed = await server.pool.query('SELECT value FROM auth_run_signals WHERE run_id = $1', [runId]);
+    expect(sealed.rowCount).toBe(1);
+    expect(sealed.rows[0].value.toString('latin1')).not.toContain('early-secret-value');
     await server.call('POST', `/api/default/runs/${runId}/cancel`);
+    expect(
+      (await server.pool.query('SELECT 1 FROM auth_run_signals WHERE run_id = $1', [runId])).rowCount,
+    ).toBe(0);
   }, 30_000);
 });
