@@ -35,6 +35,7 @@ export interface AuthEvent {
 /** Asks one field of a prompt; answers what was typed. */
 export type Ask = (field: PromptField) => Promise<string>;
 
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 const FINAL = new Set(['completed', 'failed', 'cancelled', 'timeout']);
 /** Times the stream may drop in a row before the command gives up. */
 const RECONNECTS = 5;
@@ -195,7 +196,8 @@ async function show(artifact: AuthArtifact, flags: AuthFlags, io: RuntimeIo): Pr
     case 'qr': {
       const drawing = await QRCode.toString(artifact.value, { type: 'terminal', small: true });
       say(instructions ?? 'Scan this QR code:');
-      for (const line of drawing.replace(/\n+$/, '').split('\n')) say(line);
+      // The drawing's last line is colour codes alone: not printed.
+      for (const line of drawing.split('\n')) if (line.replace(ANSI, '').length > 0) say(line);
       if (artifact.expiresAt) say(`(expires ${artifact.expiresAt})`);
       return;
     }
