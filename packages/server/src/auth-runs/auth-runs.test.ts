@@ -114,6 +114,14 @@ const leaky = source(
    throw new Error('the service refused the password ' + password);`,
 );
 
+/** Credentials for the whole org: every connection of the connector shares them. */
+const orgwide = source(
+  'orgwide',
+  `{ type: 'interactive', scope: 'organization', timeoutSec: 30 }`,
+  `await ctx.emit({ type: 'status', message: 'signing the org in' });
+   return { credentials: { session: 'sess-424242' }, metadata: { account_id: 'org-acct' } };`,
+);
+
 /** No interactive method at all. */
 const plain = `
 
@@ -214,7 +222,7 @@ async function readStream(
 beforeAll(async () => {
   server = await startTestServer({ connectorSourceInstalls: true });
   orgId = String((await server.pool.query(`SELECT id FROM orgs WHERE slug = 'default'`)).rows[0].id);
-  for (const code of [phone, busy, stuck, waiting, malformed, plain, tokened, early, leaky])
+  for (const code of [phone, busy, stuck, waiting, malformed, plain, tokened, early, leaky, orgwide])
     await install(code);
   expect((await server.call('POST', '/api/orgs', { body: { slug: 'other' } })).status).toBe(201);
   workers = await startTestRunWorkers(server, {
@@ -356,6 +364,30 @@ describe('an interactive auth run', () => {
     expect((await waitForRun(sync?.id as string)).status).toBe('completed');
     const events = await server.pool.query('SELECT origin_id FROM events WHERE feed_id = $1', [feedId]);
     expect(events.rows.map((r) => r.origin_id)).toContain('token received');
+  }, 60_000);
+
+  it("keeps a method scoped to the organization on the org's grant: every connection gets it", async () => {
+    const first = await connect('orgwide');
+    const second = await connect('orgwide');
+    const runId = await startAuth(first.connectionId);
+    expect((await waitForRun(runId)).status).toBe('completed');
+    const { rows } = await server.pool.query(
+      'SELECT status, account_id, credentials FROM connections WHERE id = ANY($1::bigint[]) ORDER BY id',
+      [[first.connectionId, second.connectionId]],
+    );
+    expect(rows).toEqual([
+      { status: 'active', account_id: 'org-acct', credentials: null },
+      { status: 'active', account_id: 'org-acct', credentials: null },
+    ]);
+    await server.pool.query(`UPDATE feeds SET next_sync_at = now() + interval '1 day' WHERE id = $1`, [
+      second.feedId,
+    ]);
+    const sync = await requestSync(server.pool, orgId, second.feedId);
+    expect((await waitForRun(sync?.id as string)).status).toBe('completed');
+    const events = await server.pool.query('SELECT origin_id FROM events WHERE feed_id = $1', [
+      second.feedId,
+    ]);
+    expect(events.rows.map((r) => r.origin_id)).toContain('received');
   }, 60_000);
 
   it('delivers a signal posted before the connector awaits it; an await past its timeoutMs rejects', async () => {
