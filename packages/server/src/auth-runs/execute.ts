@@ -114,7 +114,7 @@ export async function executeAuthRun(deps: RunnerDeps, run: ClaimedRun, stop: Ab
       if (!(error instanceof RunLeaseLostError)) throw error;
     });
   };
-  let sandbox: Sandbox;
+  let sandbox: Sandbox | undefined;
   let previous: Record<string, unknown> | null = null;
   let module: Awaited<ReturnType<typeof connectorModule>>;
   try {
@@ -145,15 +145,17 @@ export async function executeAuthRun(deps: RunnerDeps, run: ClaimedRun, stop: Ab
     if (folder !== null) module = { ...module, file: await sandbox.load(folder) };
     sandbox.grant(grant);
   } catch (error) {
+    sandbox?.stop();
     await end({ status: 'failed', errorMessage: messageOf(error) });
     return;
   }
+  const child: Sandbox = sandbox;
   const timeoutMs = Math.max(0, scope.timeoutSec * 1000 - (Date.now() - started));
   // The server's own limit, below: the child's is a backstop only.
-  sandbox.arm(timeoutMs + 10_000);
+  child.arm(timeoutMs + 10_000);
   const signals = useSignalHub(deps.pool, deps.log);
   try {
-    await converse(deps, run, scope, sandbox, logs, secrets, stop, end, signals.hub, timeoutMs, {
+    await converse(deps, run, scope, child, logs, secrets, stop, end, signals.hub, timeoutMs, {
       task: 'authenticate',
       module,
       ctx: { config: scope.config, previousCredentials: previous },
@@ -163,7 +165,7 @@ export async function executeAuthRun(deps: RunnerDeps, run: ClaimedRun, stop: Ab
   } finally {
     signals.release();
     // An auth child held credentials and what the user typed: it serves no other run.
-    sandbox.stop();
+    child.stop();
     // Signals never taken (the run ended first) are not kept.
     await deps.pool.query('DELETE FROM auth_run_signals WHERE run_id = $1', [run.id]).catch(() => {});
   }
