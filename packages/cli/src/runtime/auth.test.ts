@@ -148,6 +148,33 @@ describe('svc connection auth', () => {
     expect(JSON.stringify(out)).not.toContain(OTP);
   }, 60_000);
 
+  it('joins a run under way at the artifact it shows now', async () => {
+    const id = await connect('phone');
+    const started = await server.call('POST', `/api/default/connections/${id}/auth-runs`);
+    expect(started.status).toBe(201);
+    const runId = started.body.run.id;
+    for (let i = 0; i < 200; i++) {
+      const shown = await server.call('GET', `/api/default/auth-runs/${runId}`);
+      if (shown.body.artifact?.type === 'prompt') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const out = io();
+    let asked = 0;
+    const code = await connectionAuth(id, { json: true }, out, async (field) => {
+      asked++;
+      return field.key === 'otp' ? OTP : 'desk';
+    });
+    expect(code).toBe(0);
+    expect(asked).toBe(2);
+    expect(out.errors[0]).toBe(`following the auth run already open for connection ${id}: ${runId}`);
+    const events = out.lines.map((line) => JSON.parse(line));
+    expect(events.map((e) => [e.id, e.data.status ?? e.data.artifact.type])).toEqual([
+      [4, 'prompt'],
+      [5, 'status'],
+      [6, 'completed'],
+    ]);
+  }, 60_000);
+
   it('prints a redirect and waits; Ctrl-C cancels the run and exits 2', async () => {
     const id = await connect('login');
     const child = svc(['connection', 'auth', id], env());

@@ -96,6 +96,12 @@ export async function connectionAuth(
     },
   );
   const runId = String(run.id);
+  // Joining a run under way: from the artifact it shows now, not replaying prompts answered before.
+  let after = 0;
+  if (!created) {
+    const shown = await api.call<{ artifactSeq: number | null }>('GET', `/auth-runs/${runId}`);
+    after = Math.max(0, (shown.artifactSeq ?? 1) - 1);
+  }
   io.err(
     created
       ? `auth run ${runId} started for connection ${id} (cancel it: svc runs cancel ${runId})`
@@ -111,7 +117,7 @@ export async function connectionAuth(
   };
   process.on('SIGINT', interrupt);
   try {
-    return await follow(api, runId, id, flags, io, ask);
+    return await follow(api, runId, id, flags, io, ask, after);
   } finally {
     process.off('SIGINT', interrupt);
   }
@@ -124,9 +130,10 @@ async function follow(
   flags: AuthFlags,
   io: RuntimeIo,
   ask: Ask,
+  from: number,
 ): Promise<number> {
   const streamUrl = `${api.session.url.replace(/\/+$/, '')}/api/${encodeURIComponent(api.session.org)}/auth-runs/${runId}/events`;
-  let last = 0;
+  let last = from;
   let drops = 0;
   let final: { status: string; errorMessage: string | null } | null = null;
   while (!final) {

@@ -275,6 +275,7 @@ describe('an interactive auth run', () => {
       status: 'running',
       connectionId: Number(connectionId),
     });
+    expect(shown.body.artifactSeq).toBe(4);
     expect(shown.body.artifact).toEqual({
       type: 'prompt',
       fields: [{ key: 'otp', label: 'Code', kind: 'otp', required: true }],

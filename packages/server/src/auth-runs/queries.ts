@@ -105,13 +105,16 @@ export async function authRunStatus(pool: Pool, orgId: string, runId: string): P
   return rows[0]?.status ?? null;
 }
 
-/** The artifact the run shows now (its latest), or null before the first. */
-export async function currentArtifact(pool: Pool, runId: string): Promise<AuthArtifact | null> {
-  const { rows } = await pool.query<{ data: AuthArtifact }>(
-    `SELECT data FROM auth_run_events WHERE run_id = $1 AND type = 'artifact' ORDER BY seq DESC LIMIT 1`,
+/** The artifact the run shows now (its latest) and its event's `seq`, or nulls before the first. */
+export async function currentArtifact(
+  pool: Pool,
+  runId: string,
+): Promise<{ artifact: AuthArtifact | null; artifactSeq: number | null }> {
+  const { rows } = await pool.query<{ data: AuthArtifact; seq: number }>(
+    `SELECT data, seq FROM auth_run_events WHERE run_id = $1 AND type = 'artifact' ORDER BY seq DESC LIMIT 1`,
     [runId],
   );
-  return rows[0]?.data ?? null;
+  return { artifact: rows[0]?.data ?? null, artifactSeq: rows[0]?.seq ?? null };
 }
 
 /**

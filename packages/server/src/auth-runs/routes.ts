@@ -93,10 +93,16 @@ export function authRunRoutes(options: AuthRunRouteOptions) {
             '`artifact` is the latest the connector emitted (null before the first): `qr` (`value` to draw as a ' +
             'QR code), `code` (`value` to type elsewhere), `redirect` (`url` to open; the landing page posts the ' +
             'signal `awaitSignal`), `prompt` (`fields` to ask, posted together as the signal `submitSignal`), ' +
-            '`status` (`message`). Never a credential.',
+            "`status` (`message`). Never a credential. `artifactSeq` is its event id in the run's stream: a client " +
+            'that joins late follows from there (`GET /auth-runs/{runId}/events?after=` it minus 1) instead of replaying ' +
+            'prompts already answered.',
           params: runParams,
           response: {
-            200: z.object({ run: runRecordSchema, artifact: authArtifactSchema.nullable() }),
+            200: z.object({
+              run: runRecordSchema,
+              artifact: authArtifactSchema.nullable(),
+              artifactSeq: z.int().nullable().describe("the artifact's event id in the run's stream"),
+            }),
             ...problemResponses,
           },
         },
@@ -104,7 +110,7 @@ export function authRunRoutes(options: AuthRunRouteOptions) {
       async (request) => {
         const org = orgOf(request);
         const run = await runOf(org.id, request.params.runId);
-        return { run, artifact: await currentArtifact(pool, String(run.id)) };
+        return { run, ...(await currentArtifact(pool, String(run.id))) };
       },
     );
 
