@@ -228,7 +228,8 @@ beforeAll(async () => {
   workers = await startTestRunWorkers(server, {
     leaseMs: 10_000,
     limits: { timeoutMs: 60_000, memoryMb: 96 },
-    cancelGraceMs: 3000,
+    // Far longer than a cancel may take here: an auth run is killed at once, not after a grace.
+    cancelGraceMs: 10_000,
   });
 }, 90_000);
 
@@ -449,9 +450,9 @@ describe('an interactive auth run', () => {
     expect(res.body.run.status).toBe('cancelled');
     expect((await tail).map((e) => e.data.status)).toEqual(['cancelled']);
     // Its worker let it go (its child killed) within a moment, not after a grace or the time limit.
-    for (let i = 0; i < 40 && workers.running >= before; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 100 && workers.running >= before; i++) await new Promise((r) => setTimeout(r, 25));
     expect(workers.running).toBeLessThan(before);
-    expect(Date.now() - at).toBeLessThan(1500);
+    expect(Date.now() - at).toBeLessThan(2500);
     expect((await waitForRun(runId)).status).toBe('cancelled');
   }, 60_000);
 
