@@ -233,7 +233,8 @@ beforeAll(async () => {
   });
 }, 90_000);
 
-afterAll(() => workers?.close(1000));
+let closed = false;
+afterAll(() => (closed ? undefined : workers?.close(1000)));
 
 describe('an interactive auth run', () => {
   it('shows a QR code and a prompt, takes the signal, and its credentials reach the next sync', async () => {
@@ -518,4 +519,17 @@ describe('an interactive auth run', () => {
       (await server.pool.query('SELECT 1 FROM auth_run_signals WHERE run_id = $1', [runId])).rowCount,
     ).toBe(0);
   }, 30_000);
+  // Last: it stops the workers.
+  it('ends `failed` at once when its worker shuts down, saying to start again', async () => {
+    const runId = await startAuth((await connect('waiting')).connectionId);
+    await readStream(`/api/default/auth-runs/${runId}/events`, {}, (e) => e.event === 'artifact');
+    closed = true;
+    await workers.close(100);
+    const run = (await server.pool.query('SELECT status, error_message FROM runs WHERE id = $1', [runId]))
+      .rows[0];
+    expect(run).toEqual({
+      status: 'failed',
+      error_message: 'the worker running it stopped: start the authentication again',
+    });
+  }, 60_000);
 });

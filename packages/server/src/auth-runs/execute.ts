@@ -224,8 +224,16 @@ async function converse(
       }),
     timeoutMs,
   );
-  // A cancel (the run is `cancelled` already) or a lost lease: the child is killed at once.
-  const onStop = () => void finish();
+  // A cancel (the run is `cancelled` already) or a lost lease: the child is killed at once. A
+  // worker shutting down ends the run `failed` (fenced: a lease really lost writes nothing): the
+  // person waiting learns now, not when the reaper finds the lease lapsed; what the connector
+  // showed them (a QR code, a session of its service) cannot be carried to another worker.
+  const onStop = () =>
+    void finish(
+      stop.reason === 'cancelled'
+        ? undefined
+        : { status: 'failed', errorMessage: 'the worker running it stopped: start the authentication again' },
+    );
   stop.addEventListener('abort', onStop, { once: true });
   void sandbox.ended.then((why) => {
     if (why === null) return void finish();
