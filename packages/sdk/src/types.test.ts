@@ -236,6 +236,7 @@ describe('types are the spec, exactly', () => {
       input: Obj;
       credentials: SyncCredentials | null;
       config: Obj;
+      sessionState?: Obj | null;
       signal?: AbortSignal;
     }>();
     expectTypeOf<ActionResult>().toEqualTypeOf<{ success: boolean; output?: Obj; error?: string }>();

@@ -7,6 +7,7 @@ import { tokenRoutes } from './auth/routes.js';
 import { parseTrustProxy } from './auth/throttle.js';
 import { createTokenLookup } from './auth/token-lookup.js';
 import { authRunRoutes } from './auth-runs/routes.js';
+import { browserSessionRoutes } from './connections/browser-session.js';
 import { type ConnectionRouteOptions, connectionRoutes } from './connections/routes.js';
 import { providedNixPackages } from './connectors/install.js';
 import { type ConnectorRouteOptions, connectorRoutes } from './connectors/routes.js';
@@ -110,6 +111,7 @@ export async function buildApp(
       await typed.register(connectorRoutes(options));
       await typed.register(connectionRoutes(options));
       await typed.register(oauthRoutes(options));
+      await typed.register(browserSessionRoutes(options));
       await typed.register(runRoutes(options));
       await typed.register(authRunRoutes(options));
       await typed.register(eventRoutes(options));

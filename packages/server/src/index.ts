@@ -7,5 +7,11 @@ export {
   type SvcSettings,
   startSvc,
 } from './app.js';
+export {
+  keepRequiredCookies,
+  normaliseDomain,
+  readCdpCookies,
+  type SessionCookie,
+} from './connections/browser-cookies.js';
 export { type RunningServer, type ServerSettings, startServer } from './server.js';
 export { type RunningWorker, startWorker, type WorkerSettings } from './worker-process.js';

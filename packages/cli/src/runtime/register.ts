@@ -9,6 +9,7 @@ import { action } from '../io.js';
 import { actionRun } from './actions.js';
 import type { RuntimeIo } from './api.js';
 import { connectionAuth } from './auth.js';
+import { browserAuth, browserAuthIo } from './browser-auth.js';
 import {
   connectionCreate,
   connectionCredentials,
@@ -18,6 +19,7 @@ import {
 import { connectorInstall, connectorList } from './connectors.js';
 import { feedConfigure, feedList, feedSetStatus, feedSync, parseInterval } from './feeds.js';
 import { runsLogs } from './logs.js';
+import { connectionConnect, connectionRevoke } from './oauth-connect.js';
 import { CONFIG_SYNTAX } from './pairs.js';
 import { RUN_STATUSES, RUN_TYPES } from './run-record.js';
 import { runsDecide, runsList, runsShow } from './runs.js';
@@ -171,6 +173,43 @@ export function registerRuntimeCommands(program: Command, connector: Command): v
       }),
     );
 
+  withSession(
+    connection
+      .command('connect')
+      .description(
+        'connect an OAuth connection: prints the provider URL to open, waits until the provider sends you back, says how it went',
+      )
+      .argument('<id>', 'connection id')
+      .option(
+        '--scope <scope>',
+        'an optional scope of the connector to ask for as well (repeatable)',
+        collect,
+      )
+      .option('--no-wait', 'print the URL (with --json: the whole answer) and exit')
+      .addOption(json('{attempt, connection}')),
+  )
+    .addHelpText(
+      'after',
+      '\nThe tokens go from the provider to the server; this command never sees them.\n' +
+        'Exit codes: 0 connected (or the URL printed, with --no-wait), 1 declined, expired, failed or any other error (why on stderr).\n',
+    )
+    .action(
+      action('connection connect', (id: string, options) => connectionConnect(id, options, runtimeIo())),
+    );
+
+  withSession(
+    connection
+      .command('revoke')
+      .description(
+        "forget a connection's credentials (tokens, values, browser session): it is revoked until connected again",
+      )
+      .argument('<id>', 'connection id')
+      .option('--reason <text>', 'why, kept in its error message')
+      .addOption(json('{connection}')),
+  )
+    .addHelpText('after', EXIT)
+    .action(action('connection revoke', (id: string, options) => connectionRevoke(id, options, runtimeIo())));
+
   const feed = program.command('feed').description("a connection's feeds and their syncs");
 
   withSession(
@@ -218,6 +257,10 @@ export function registerRuntimeCommands(program: Command, connector: Command): v
         action(`feed ${verb}`, (id: string, options) => feedSetStatus(id, status, options, runtimeIo())),
       );
   }
+
+  registerBrowserAuth(
+    program.command('memory').description("memory's connections that need a person: browser sessions"),
+  );
 
   const runs = program
     .command('runs')
@@ -281,6 +324,36 @@ export function registerRuntimeCommands(program: Command, connector: Command): v
         process.exitCode = await actionRun(id, key, options, runtimeIo());
       }),
     );
+}
+
+/** `svc memory browser-auth`: a person's browser session, captured locally for a `browser` connection. */
+export function registerBrowserAuth(memory: Command): void {
+  withSession(
+    memory
+      .command('browser-auth')
+      .description(
+        "log in to a browser connector's service in a local Chromium (fresh profile) and upload the cookies of its requiredDomains",
+      )
+      .requiredOption('--connection <id>', 'the connection ("svc connection list")')
+      .option('--open <url>', 'a page to open instead of https://<domain>/ (repeatable)', collect)
+      .option('--headless', 'no window: for a page that logs in by itself')
+      .option('--no-wait', 'capture once the pages are open, without waiting for Enter')
+      .option(
+        '--browser-arg <flag>',
+        'another Chromium flag, such as --proxy-server=... (repeatable)',
+        collect,
+      )
+      .addOption(json('{connection, session}')),
+  )
+    .addHelpText(
+      'after',
+      '\nChromium is SVC_CHROMIUM_PATH, else /usr/bin/chromium (Debian: apt-get install chromium) or another\n' +
+        'usual place. It starts with a fresh temporary profile, never yours, removed afterwards. Log in, then\n' +
+        "press Enter: the cookies of the connector's requiredDomains are uploaded (never printed), and the\n" +
+        "connection's syncs get them as ctx.sessionState.\n" +
+        EXIT,
+    )
+    .action(action('memory browser-auth', (options) => browserAuth(options, browserAuthIo(runtimeIo()))));
 }
 
 function pageSize(value: string): number {

@@ -51,6 +51,11 @@ export interface ActionContext {
   input: Record<string, unknown>;
   credentials: SyncCredentials | null;
   config: Record<string, unknown>;
+  /**
+   * A `browser` connection's captured session, `{cookies}`, as on `SyncContext` (the spec: "Where
+   * credentials land (same for ActionContext)").
+   */
+  sessionState?: Record<string, unknown> | null;
   /** Not in the spec; svc's: aborted when the run is cancelled or must stop. */
   signal?: AbortSignal;
 }

@@ -149,11 +149,15 @@ const fixtures = {
   entityId: '',
   // rss has no actions: the action route gets a code-host connection (its add_label needs no approval).
   actionConnectionId: '',
+  // A connector with browser auth for the browser-session route (no bundled connector has it).
+  browserConnectionId: '',
   runId: '',
   eventId: '',
   // Interactive auth: a connection of a connector with an `interactive` method, and its open auth run.
   authConnectionId: '',
   authRunId: '',
+  /** An OAuth attempt of the code-host connection. */
+  attemptId: '',
 };
 
 function paramValue(name: string): string {
@@ -191,6 +195,8 @@ function paramValue(name: string): string {
       return fixtures.runId; // a finished sync; the routes that change a run get a fresh one
     case 'eventId':
       return fixtures.eventId;
+    case 'attemptId':
+      return fixtures.attemptId;
     default:
       // Authentication runs before params are validated, so any value tests the guard.
       return 'x';
@@ -262,13 +268,15 @@ async function pathOf(route: RegisteredRoute, fresh: boolean): Promise<string> {
   for (const name of names) {
     const fresher = name === target ? freshTargets[name] : undefined;
     const value =
-      name === 'connectionId' && route.url.includes('/actions/')
+      name === 'connectionId' && (route.url.includes('/actions/') || route.url.includes('/oauth/'))
         ? fixtures.actionConnectionId
-        : name === 'connectionId' && route.url.includes('/auth-runs')
-          ? fixtures.authConnectionId
-          : name === 'runId' && route.url.includes('/auth-runs/')
-            ? fixtures.authRunId
-            : paramValue(name);
+        : name === 'connectionId' && route.url.endsWith('/browser-session')
+          ? fixtures.browserConnectionId
+          : name === 'connectionId' && route.url.includes('/auth-runs')
+            ? fixtures.authConnectionId
+            : name === 'runId' && route.url.includes('/auth-runs/')
+              ? fixtures.authRunId
+              : paramValue(name);
     path = path.replace(`:${name}`, fresher ? await fresher() : value);
   }
   return path;
@@ -293,6 +301,9 @@ const BODIES: Record<string, () => unknown> = {
   // Queued only: this server runs no connector workers.
   'POST /api/:org/connections/:connectionId/actions/:actionKey': () => ({
     input: { number: 1, labels: ['matrix'] },
+  }),
+  'POST /api/:org/connections/:connectionId/browser-session': () => ({
+    cookies: [{ name: 'sid', value: 'matrix-session', domain: '.example.test' }],
   }),
   'POST /api/v1/agents/:agentId/approvals/:approvalId': () => ({ decision: 'approve' }),
   'POST /api/v1/agents/:agentId/messages': () => ({ platform: 'api', content: 'hello' }),
@@ -379,13 +390,42 @@ beforeAll(async () => {
   expect(
     (await server.call('POST', `/api/${ORG}/connectors`, { body: { package: 'code-host' } })).status,
   ).toBe(201);
-  // Its auth is oauth, which POST /connections does not take yet: the row is made directly.
+  // Made directly, active as if its OAuth grant were held.
   const codeHost = await server.pool.query<{ id: string }>(
     `INSERT INTO connections (org_id, connector_key, config) SELECT id, 'code-host', '{}' FROM orgs WHERE slug = $1
      RETURNING id`,
     [ORG],
   );
   fixtures.actionConnectionId = String(codeHost.rows[0]?.id);
+  // Its OAuth app, so that starting the flow reaches real work (GitHub's is never called).
+  for (const name of ['GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET']) {
+    expect(
+      (await server.call('PUT', `/api/${ORG}/secrets/${name}`, { body: { value: 'matrix' } })).status,
+    ).toBe(201);
+  }
+  const attempt = await server.pool.query<{ id: string }>(
+    `INSERT INTO oauth_attempts (state_hash, org_id, connection_id, redirect_uri, scopes, expires_at)
+     SELECT 'matrix', org_id, id, 'http://127.0.0.1/cb', '{repo}', now() + interval '10 minutes' FROM connections WHERE id = $1
+     RETURNING id`,
+    [fixtures.actionConnectionId],
+  );
+  fixtures.attemptId = attempt.rows[0]?.id as string;
+  const browser = await server.pool.query<{ id: string }>(
+    `WITH d AS (
+       INSERT INTO connector_definitions (org_id, connector_key, version, definition, source)
+       SELECT id, 'matrix-browser', '1.0.0', $2, 'export default {}' FROM orgs WHERE slug = $1 RETURNING org_id)
+     INSERT INTO connections (org_id, connector_key) SELECT org_id, 'matrix-browser' FROM d RETURNING id`,
+    [
+      ORG,
+      JSON.stringify({
+        key: 'matrix-browser',
+        name: 'Matrix browser',
+        version: '1.0.0',
+        authSchema: { methods: [{ type: 'browser', requiredDomains: ['example.test'] }] },
+      }),
+    ],
+  );
+  fixtures.browserConnectionId = String(browser.rows[0]?.id);
   // An interactive connector (its code never runs: this server runs no connector workers), its
   // connection, and an auth run left pending: it takes signals, and starting one answers it.
   const interactive = await server.pool.query<{ id: string }>(

@@ -160,7 +160,7 @@ export function openCredentials(
 }
 
 /**
- * Forgets a connection's credentials (and the org-wide grant it uses, which moves every connection
+ * Forgets a connection's credentials and browser session (and the org-wide grant it uses, which moves every connection
  * of the connector) and sets `status` with `message` saying what to do. Answers the connections moved.
  */
 export async function forgetCredentials(
@@ -185,6 +185,7 @@ export async function forgetCredentials(
   }
   await client.query(
     `UPDATE connections SET credentials = NULL, credential_keys = '{}', granted_scopes = NULL,
+            session_state = NULL, session_captured_at = NULL, session_cookie_counts = NULL,
             status = $2, error_message = $3, updated_at = now()
       WHERE id = ANY ($1)`,
     [connections, status, message],

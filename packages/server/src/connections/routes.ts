@@ -23,7 +23,7 @@ const tags = ['connections'];
 const object = z.record(z.string(), z.unknown());
 
 /** The spec's `Connection`, field for field; `credentials` are never returned, only which are set. */
-const connectionSchema = z.object({
+export const connectionSchema = z.object({
   id: z.int(),
   organizationId: z.string().describe("the org's slug"),
   connectorKey: z.string(),
@@ -70,7 +70,7 @@ const feedSchema = z.object({
   updatedAt: z.string(),
 });
 
-const toConnection = (row: ConnectionRow) => ({
+export const toConnection = (row: ConnectionRow) => ({
   id: Number(row.id),
   organizationId: row.org_slug,
   connectorKey: row.connector_key,
@@ -306,12 +306,17 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
             'is forgotten for every connection of the connector. Connecting again (OAuth, a browser session, the interactive ' +
             'flow, or new credentials through PATCH) makes it `active` again.',
           params: orgParams.extend({ connectionId: z.string().max(20) }),
+          body: z
+            .strictObject({ reason: z.string().min(1).max(500).optional() })
+            .nullish()
+            .describe('why, kept in its errorMessage; the body may be left out'),
           response: { 200: z.object({ connection: connectionSchema }), ...problemResponses },
         },
       },
       async (request) => {
         const org = orgOf(request);
         const { connectionId } = request.params;
+        const reason = request.body?.reason;
         return transaction(options.pool, async (client) => {
           if (!/^\d{1,18}$/.test(connectionId)) throw notFound(`connection ${connectionId}`);
           await client.query('SELECT 1 FROM connections WHERE org_id = $1 AND id = $2 FOR UPDATE', [
@@ -330,7 +335,7 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
               definition: install?.definition ?? { key: current.connector_key, name: '', version: '0.0.0' },
             },
             'revoked',
-            `revoked by ${who}: ${pendingAuth(install?.definition ?? { key: '', name: '', version: '0.0.0' }, connectionId, false)?.replace(/^not connected yet: /, '') ?? 'give it credentials again (PATCH credentials)'}`,
+            `revoked by ${who}${reason ? ` (${reason})` : ''}: ${pendingAuth(install?.definition ?? { key: '', name: '', version: '0.0.0' }, connectionId, false)?.replace(/^not connected yet: /, '') ?? 'give it credentials again (PATCH credentials)'}`,
           );
           return {
             connection: toConnection((await connectionById(client, org.id, connectionId)) as ConnectionRow),

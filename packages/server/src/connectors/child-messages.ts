@@ -49,7 +49,12 @@ const messageSchema = z.discriminatedUnion('type', [
     type: z.literal('executed'),
     result: z.object({ success: z.boolean(), output: object.nullish(), error: z.string().nullish() }),
   }),
-  z.object({ type: z.literal('failed'), error: z.string(), credentialsRefused: z.boolean().optional() }),
+  z.object({
+    type: z.literal('failed'),
+    error: z.string(),
+    credentialsRefused: z.boolean().optional(),
+    forbidden: z.boolean().optional(),
+  }),
   // Interactive auth: the artifact is checked on its own below, to say what was wrong with it.
   z.object({ type: z.literal('artifact'), seq, artifact: z.unknown() }),
   z.object({

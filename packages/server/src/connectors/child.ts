@@ -250,12 +250,12 @@ function describe(error: unknown): string {
   return parts.join(': ');
 }
 
-/** Whether an error is (or was caused by) a 401 from the connector's service: its credentials refused. */
-function refusedCredentials(error: unknown): boolean {
+/** Whether an error is (or was caused by) a 401 (or `status`) from the connector's service: its credentials refused. */
+function refusedCredentials(error: unknown, status = 401): boolean {
   for (let at = error, depth = 0; at && depth < 5; at = (at as { cause?: unknown }).cause, depth++) {
     if (
       (at as { name?: string; status?: number }).name === 'HttpError' &&
-      (at as { status?: number }).status === 401
+      (at as { status?: number }).status === status
     )
       return true;
   }
@@ -293,9 +293,12 @@ const onTask = async (message: ParentMessage) => {
     const text = describe(error);
     if (message.task === 'definition') await send({ ok: false, error: text }).catch(() => {});
     else
-      await send({ type: 'failed', error: text, credentialsRefused: refusedCredentials(error) }).catch(
-        () => {},
-      );
+      await send({
+        type: 'failed',
+        error: text,
+        credentialsRefused: refusedCredentials(error),
+        forbidden: refusedCredentials(error, 403),
+      }).catch(() => {});
   }
 };
 

@@ -61,6 +61,21 @@ describe('the egress socket of a child', () => {
     }
   });
 
+  it("lets a browser session's domains through: the domain itself and its subdomains, not a look-alike", async () => {
+    const egress = await openChildEgress(dir, parseEgressAllow('127.0.0.1,localhost'));
+    try {
+      egress.grant({ hosts: new Set(), domains: ['localhost'] });
+      expect(await get(egress, 'localhost', port)).toBe('hello from the site');
+      // `localhost` ends with "host", but is not a subdomain of it.
+      egress.grant({ hosts: new Set(), domains: ['host'] });
+      expect(await refusal(egress, 'localhost', port)).toMatch(
+        /^EGRESS_REFUSED: refused: localhost is not a host this connection's credentials were granted for/,
+      );
+    } finally {
+      await egress.close();
+    }
+  });
+
   it('refuses an internal address with one answer per host, whatever the port or what listens there', async () => {
     const egress = await openChildEgress(dir, parseEgressAllow(''));
     egress.grant({ hosts: null });

@@ -20,6 +20,11 @@ import { bareHost, checkAddress, type EgressPolicy, EgressRefusedError } from '.
 export interface EgressGrant {
   /** Host names (lowercase) the connection's credentials were granted for; null: any host. */
   hosts: ReadonlySet<string> | null;
+  /**
+   * Domains (lowercase) whose every host may be reached too, besides `hosts`: a browser session's
+   * `requiredDomains`, where its cookies belong (connections/session-store.ts).
+   */
+  domains?: readonly string[];
 }
 
 export interface ChildEgress {
@@ -123,7 +128,11 @@ function tunnel(
     refuse(client, 403, 'refused: no run of this connector is under way');
     return;
   }
-  if (grant.hosts && !grant.hosts.has(host)) {
+  if (
+    grant.hosts &&
+    !grant.hosts.has(host) &&
+    !grant.domains?.some((d) => host === d || host.endsWith(`.${d}`))
+  ) {
     refuse(
       client,
       403,

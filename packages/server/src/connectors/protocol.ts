@@ -54,6 +54,7 @@ export interface ExecuteTask {
     input: Record<string, unknown>;
     credentials: SyncCredentials | null;
     config: Record<string, unknown>;
+    sessionState: Record<string, unknown> | null;
   };
   secrets: string[];
 }
@@ -103,6 +104,11 @@ export type ChildMessage =
       error: string;
       /** The connector's service answered 401 (an SDK HttpError, or one in its `cause` chain). */
       credentialsRefused?: boolean;
+      /**
+       * It answered 403: a browser session the service no longer takes (for other credentials a
+       * 403 is a missing permission or a rate limit, not refused credentials).
+       */
+      forbidden?: boolean;
     };
 
 /** To the child: a batch or checkpoint is committed (or could not be), or the run must stop. */

@@ -10,7 +10,6 @@ const escapeHtml = (text: string) =>
   );
 
 export interface CallbackPage {
-  status: number;
   ok: boolean;
   title: string;
   /** Sentences, each its own paragraph. */

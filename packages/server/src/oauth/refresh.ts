@@ -98,12 +98,10 @@ export async function freshToken(
         : Number.isFinite(expiresAt) && expiresAt - now() < REFRESH_MARGIN_MS;
     if (!due) return { token };
     if (!token.refreshToken) {
-      // Nothing to refresh with: a token that still works is used until it expires.
-      if (options.refused === undefined && expiresAt > now()) return { token };
-      const why =
-        options.refused !== undefined
-          ? 'the service refused the token, and the provider gave no refresh token to renew it'
-          : 'the token expired, and the provider gave no refresh token to renew it';
+      // Nothing to renew it with: a token that may still work is used (a refused one fails its run,
+      // and the run says its credentials were refused); an expired one is gone.
+      if (options.refused !== undefined || expiresAt > now()) return { token };
+      const why = 'the token expired, and the provider gave no refresh token to renew it';
       await forgetCredentials(client, owner, 'revoked', reconnectMessage(owner.connectionId, why));
       return { failure: new RefreshFailedError(reconnectMessage(owner.connectionId, why), 'revoked') };
     }

@@ -254,34 +254,39 @@ export function oauthRoutes(options: OAuthRouteOptions) {
           summary: 'Where the OAuth provider sends the person back (an HTML page saying what happened)',
           description:
             "Public: the provider redirects the person's browser here with `code` and `state` (or `error`). The `state` " +
-            'must be one this server issued, unused and under 10 minutes old; it is used up by this call whatever happens.',
-          querystring: z.object({
-            state: z.string().max(512).optional(),
-            code: z.string().max(4096).optional(),
-            error: z.string().max(200).optional(),
-            error_description: z.string().max(1000).optional(),
-          }),
+            'must be one this server issued, unused and under 10 minutes old; it is used up by this call whatever happens. ' +
+            'Query: `state`, and `code` or `error` (with `error_description`), as RFC 6749 section 4.1.2 says; whatever ' +
+            'arrives, the answer is a page for the person.',
           response: {
-            200: { description: 'Connected', content: { 'text/html': { schema: z.string() } } },
-            400: {
-              description: 'Refused: what to do next',
+            200: {
+              description:
+                'A page for the person: connected, or refused (a used, expired or unknown `state`, consent declined, a failed exchange) and what to do next',
               content: { 'text/html': { schema: z.string() } },
             },
           },
         },
       },
       async (request, reply) => {
-        const page = await callback(request.query).catch((error: unknown): CallbackPage => {
+        // Read as the provider sends it, unvalidated: a page answers whatever arrives.
+        const query = request.query as Record<string, unknown>;
+        const text = (name: string, max: number) =>
+          typeof query[name] === 'string' ? (query[name] as string).slice(0, max) : undefined;
+        // A person's landing page: whatever happened is said on it (and on the attempt), with 200.
+        const page = await callback({
+          state: text('state', 512),
+          code: text('code', 4096),
+          error: text('error', 200),
+          error_description: text('error_description', 1000),
+        }).catch((error: unknown): CallbackPage => {
           request.log.error({ err: error }, 'an OAuth callback failed');
           return {
-            status: 400,
             ok: false,
             title: 'Not connected',
             lines: ['svc could not finish connecting: try again from the start.'],
           };
         });
         return reply
-          .code(page.status as 200 | 400)
+          .code(200)
           .headers(CALLBACK_PAGE_HEADERS)
           .serializer(String)
           .send(renderCallbackPage(page));
@@ -296,7 +301,6 @@ export function oauthRoutes(options: OAuthRouteOptions) {
     error_description?: string | undefined;
   }): Promise<CallbackPage> {
     const refused = (title: string, ...lines: string[]): CallbackPage => ({
-      status: 400,
       ok: false,
       title,
       lines,
@@ -417,7 +421,6 @@ export function oauthRoutes(options: OAuthRouteOptions) {
     }`;
     await settle('connected', message);
     return {
-      status: 200,
       ok: true,
       title: `Connected to ${install.definition.name}`,
       lines: [

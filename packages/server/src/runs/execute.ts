@@ -4,6 +4,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Pool, PoolClient } from 'pg';
 import { executeAuthRun } from '../auth-runs/execute.js';
 import { grantCredentialHosts, ungrantedConfig, urlHosts } from '../connections/grants.js';
+import {
+  browserMethodOf,
+  captureAgain,
+  persistSessionUpdate,
+  sessionGrant,
+  sessionSecrets,
+} from '../connections/session-store.js';
 import { parseChildMessage } from '../connectors/child-messages.js';
 import type { EgressGrant } from '../connectors/egress-proxy.js';
 import type { ChildMessage, ParentMessage, RejectedItem } from '../connectors/protocol.js';
@@ -52,9 +59,11 @@ export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortS
   if (run.runType === 'auth') return executeAuthRun(deps, run, stop);
   const scope = await loadRunScope(deps.pool, run, deps.encryptionKey);
   if (!scope) return; // deleted with its connection meanwhile
-  const logs = createLogBuffer(scope.secrets);
+  // A browser session's cookie values are secrets too: never in the run's log.
+  const secrets = [...scope.secrets, ...sessionSecrets(scope.sessionState)];
+  const logs = createLogBuffer(secrets);
   try {
-    await renewToken(deps, scope, logs);
+    await renewToken(deps, scope, secrets, logs);
   } catch (error) {
     await finish(deps, run, logs, { status: 'failed', errorMessage: messageOf(error) });
     return;
@@ -87,10 +96,10 @@ export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortS
               checkpoint: scope.checkpoint,
               credentials: scope.credentials,
               entityIds: scope.entityIds,
-              sessionState: null,
+              sessionState: scope.sessionState,
             },
             eventKinds: eventKindsOf(scope),
-            secrets: scope.secrets,
+            secrets,
           }
         : {
             task: 'execute',
@@ -100,11 +109,12 @@ export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortS
               input: scope.actionInput,
               credentials: scope.credentials,
               config: scope.config,
+              sessionState: scope.sessionState,
             },
-            secrets: scope.secrets,
+            secrets,
           };
     sandbox.send(task);
-    clean = await converse(deps, run, scope, logs, sandbox, stop);
+    clean = await converse(deps, run, scope, secrets, logs, sandbox, stop);
   } finally {
     // A child that ended its run as the protocol says serves the connection's next run; any other
     // (stopped, timed out, cancelled, crashed) is killed.
@@ -122,6 +132,8 @@ export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortS
 async function renewToken(
   deps: RunnerDeps,
   scope: RunScope,
+  /** What the run's log and child keep out of every line: the renewed token joins them. */
+  secrets: string[],
   logs: LogBuffer,
   refused?: string,
 ): Promise<boolean> {
@@ -137,7 +149,9 @@ async function renewToken(
     refused !== undefined ? { refused } : {},
   );
   if (!token || token.accessToken === scope.credentials.accessToken) return false;
-  scope.secrets.push(token.accessToken, ...(token.refreshToken ? [token.refreshToken] : []));
+  const renewed = [token.accessToken, ...(token.refreshToken ? [token.refreshToken] : [])];
+  scope.secrets.push(...renewed);
+  secrets.push(...renewed);
   scope.credentials = {
     provider: scope.credentials.provider,
     accessToken: token.accessToken,
@@ -156,6 +170,8 @@ async function renewToken(
  * the config of their first run.
  */
 async function egressGrant(deps: RunnerDeps, scope: RunScope): Promise<EgressGrant> {
+  // A browser session's cookies go to its required domains (and the definition's own hosts) only.
+  if (!scope.hasCredentials && scope.sessionState) return sessionGrant(scope);
   if (!scope.hasCredentials) return { hosts: null };
   const granted: string[] =
     scope.grantedHosts ??
@@ -184,6 +200,7 @@ async function converse(
   deps: RunnerDeps,
   run: ClaimedRun,
   scope: RunScope,
+  secrets: string[],
   logs: LogBuffer,
   sandbox: Sandbox,
   stop: AbortSignal,
@@ -296,8 +313,12 @@ async function converse(
           await held(async (client) => {
             await storeBatch(client, run, scope, rules, logs, message.events, message.rejected);
             if (message.checkpoint !== undefined) await saveCheckpoint(client, run, message.checkpoint);
-            if (message.auth_update)
-              await persistAuthUpdate(client, deps.encryptionKey, scope, message.auth_update);
+            // A browser connection's rotated cookies replace its session; the rest, its credentials.
+            const update = message.auth_update
+              ? await persistSessionUpdate(client, deps.encryptionKey, scope, message.auth_update)
+              : null;
+            if (update?.problem) logs.add(serverLine('warn', update.problem));
+            if (update?.rest) await persistAuthUpdate(client, deps.encryptionKey, scope, update.rest);
             await endRun(client, run, { status: 'completed' });
           });
           deps.metrics?.items(message.events.length, message.rejected.length);
@@ -320,10 +341,10 @@ async function converse(
           return !stop.aborted;
         }
         case 'failed':
-          if (message.credentialsRefused && scope.credentials && !run.authRetried) {
+          if (message.credentialsRefused && scope.credentials?.refreshToken && !run.authRetried) {
             // Once: the token is renewed (unless another process did already) and the run queued again.
             try {
-              await renewToken(deps, scope, logs, scope.credentials.accessToken);
+              await renewToken(deps, scope, secrets, logs, scope.credentials.accessToken);
               logs.add(
                 serverLine(
                   'warn',
@@ -348,7 +369,8 @@ async function converse(
               status: 'failed',
               errorMessage: String(message.error || 'the connector failed without saying why'),
             },
-            message.credentialsRefused ? scope : null,
+            // A browser session's service may say 403 where a token's says 401.
+            message.credentialsRefused || (message.forbidden && sessionOnly(scope)) ? scope : null,
           );
           return !stop.aborted;
         case 'malformed':
@@ -465,7 +487,16 @@ async function finish(
     if (refused) {
       await client.query(
         `UPDATE connections SET status = 'error', error_message = $2, updated_at = now() WHERE id = $1 AND status = 'active'`,
-        [refused.connectionId, `its credentials were refused: ${outcome.errorMessage}`],
+        [
+          refused.connectionId,
+          sessionOnly(refused)
+            ? `the service refused its browser session (${outcome.errorMessage}): ${captureAgain(refused.connectionId)}`
+            : `its credentials were refused: ${outcome.errorMessage}; ${
+                refused.credentials
+                  ? `reconnect it with \`svc connection connect ${refused.connectionId}\``
+                  : 'give it new credentials (PATCH the connection)'
+              }`,
+        ],
       );
     }
   }).catch((error) => {
@@ -483,5 +514,8 @@ function eventKindsOf(scope: RunScope): Record<string, { metadataSchema?: JsonSc
     ]),
   );
 }
+
+/** A connection whose only credentials are a browser session (connections/session-store.ts). */
+const sessionOnly = (scope: RunScope) => browserMethodOf(scope.definition) !== null && !scope.hasCredentials;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -7,6 +7,7 @@ import type {
 import type { Pool, PoolClient } from 'pg';
 import { openCredentials } from '../connections/credentials.js';
 import { credentialsContext } from '../connections/queries.js';
+import { openSession } from '../connections/session-store.js';
 import { installedSourceFile } from '../connectors/compile.js';
 import type { ConnectorModule } from '../connectors/protocol.js';
 import { BUNDLED_CONNECTORS } from '../connectors/sandbox.js';
@@ -39,6 +40,8 @@ export interface RunScope {
    */
   grantedHosts: string[] | null;
   hasCredentials: boolean;
+  /** For `browser`: the captured session (`{cookies}`), handed to syncs as `ctx.sessionState`. */
+  sessionState: Record<string, unknown> | null;
   package: string | null;
   source: string | null;
 }
@@ -64,11 +67,12 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
     action_key: string | null;
     action_input: Record<string, unknown> | null;
     granted_hosts: string[] | null;
+    session_state: Buffer | null;
   }>(
     `SELECT c.org_id, o.slug AS org_slug, c.id AS connection_id, c.connector_key, d.definition, d.entity_link_overrides, d.package,
             d.source, c.config AS connection_config, c.credentials, f.id AS feed_id, f.feed_key,
             f.config AS feed_config, f.checkpoint, coalesce(f.entity_ids, c.entity_ids) AS entity_ids,
-            r.action_key, r.action_input, c.granted_hosts, g.credentials AS shared_credentials
+            r.action_key, r.action_input, c.granted_hosts, g.credentials AS shared_credentials, c.session_state
        FROM runs r
        JOIN connections c ON c.id = r.connection_id
        JOIN orgs o ON o.id = c.org_id
@@ -119,6 +123,12 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
     secrets: Object.values(stored).filter((v): v is string => typeof v === 'string' && v.length >= 4),
     grantedHosts: row.granted_hosts,
     hasCredentials: Object.keys(stored).length > 0,
+    sessionState: openSession(
+      key,
+      String(row.org_id),
+      String(row.connection_id),
+      row.session_state,
+    ) as Record<string, unknown> | null,
     package: row.package,
     source: row.source,
   };
