@@ -5,8 +5,12 @@ import type {
   SyncCredentials,
 } from '@svc/connector-sdk';
 import type { Pool, PoolClient } from 'pg';
-import { openCredentials } from '../connections/credentials.js';
-import { credentialsContext } from '../connections/queries.js';
+import {
+  credentialScope,
+  credentialsContext,
+  openCredentials,
+  orgCredentialsContext,
+} from '../connections/credentials.js';
 import { openSession } from '../connections/session-store.js';
 import { installedSourceFile } from '../connectors/compile.js';
 import type { ConnectorModule } from '../connectors/protocol.js';
@@ -167,15 +171,42 @@ export async function persistAuthUpdate(
   scope: RunScope,
   update: Record<string, unknown>,
 ): Promise<void> {
-  const { rows } = await client.query<{ credentials: Buffer | null }>(
-    'SELECT credentials FROM connections WHERE id = $1 FOR UPDATE',
-    [scope.connectionId],
+  // An org-wide grant is the org's: its rotation is every connection's.
+  const orgWide = (['oauth', 'interactive', 'env_keys'] as const).some(
+    (method) => credentialScope(scope.definition, method) === 'organization',
   );
-  const context = credentialsContext(scope.orgId, scope.connectionId);
-  const current = rows[0]?.credentials ? JSON.parse(unseal(key, rows[0].credentials, context)) : {};
+  const { rows } = orgWide
+    ? await client.query<{ sealed: Buffer | null }>(
+        'SELECT credentials AS sealed FROM org_credentials WHERE org_id = $1 AND connector_key = $2 FOR UPDATE',
+        [scope.orgId, scope.connectorKey],
+      )
+    : await client.query<{ sealed: Buffer | null }>(
+        'SELECT credentials AS sealed FROM connections WHERE id = $1 FOR UPDATE',
+        [scope.connectionId],
+      );
+  const context = orgWide
+    ? orgCredentialsContext(scope.orgId, scope.connectorKey)
+    : credentialsContext(scope.orgId, scope.connectionId);
+  const current = rows[0]?.sealed ? JSON.parse(unseal(key, rows[0].sealed, context)) : {};
   const merged = { ...current, ...update };
+  const sealed = seal(key, JSON.stringify(merged), context);
+  const keys = Object.keys(merged).sort();
+  if (orgWide && rows[0]) {
+    await client.query(
+      `UPDATE org_credentials SET credentials = $3, credential_keys = $4, updated_at = now()
+        WHERE org_id = $1 AND connector_key = $2`,
+      [scope.orgId, scope.connectorKey, sealed, keys],
+    );
+    return;
+  }
   await client.query(
     'UPDATE connections SET credentials = $2, credential_keys = $3, updated_at = now() WHERE id = $1',
-    [scope.connectionId, seal(key, JSON.stringify(merged), context), Object.keys(merged).sort()],
+    [
+      scope.connectionId,
+      orgWide
+        ? seal(key, JSON.stringify(merged), credentialsContext(scope.orgId, scope.connectionId))
+        : sealed,
+      keys,
+    ],
   );
 }
