@@ -155,7 +155,7 @@ export function registerRuntimeCommands(program: Command, connector: Command): v
         "authenticate a connection interactively: runs its connector's authenticate() and shows what it asks (a QR code, a code, a link, a form)",
       )
       .argument('<id>', 'connection id')
-      .addOption(json('each event of the auth run, a JSON object a line')),
+      .addOption(json('each event of the auth run, one a line,')),
   )
     .addHelpText(
       'after',
