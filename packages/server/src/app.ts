@@ -6,6 +6,7 @@ import { type AuthenticationOptions, registerAuthentication } from './auth/authe
 import { tokenRoutes } from './auth/routes.js';
 import { parseTrustProxy } from './auth/throttle.js';
 import { createTokenLookup } from './auth/token-lookup.js';
+import { authRunRoutes } from './auth-runs/routes.js';
 import { browserSessionRoutes } from './connections/browser-session.js';
 import { type ConnectionRouteOptions, connectionRoutes } from './connections/routes.js';
 import { providedNixPackages } from './connectors/install.js';
@@ -112,6 +113,7 @@ export async function buildApp(
       await typed.register(oauthRoutes(options));
       await typed.register(browserSessionRoutes(options));
       await typed.register(runRoutes(options));
+      await typed.register(authRunRoutes(options));
       await typed.register(eventRoutes(options));
       await typed.register(actionRoutes(options));
       await typed.register(entityRoutes(options));

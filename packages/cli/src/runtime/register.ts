@@ -8,6 +8,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { action } from '../io.js';
 import { actionRun } from './actions.js';
 import type { RuntimeIo } from './api.js';
+import { connectionAuth } from './auth.js';
 import { browserAuth, browserAuthIo } from './browser-auth.js';
 import {
   connectionCreate,
@@ -145,6 +146,31 @@ export function registerRuntimeCommands(program: Command, connector: Command): v
       action('connection credentials', (id: string, options) =>
         connectionCredentials(id, options, runtimeIo()),
       ),
+    );
+
+  withSession(
+    connection
+      .command('auth')
+      .description(
+        "authenticate a connection interactively: runs its connector's authenticate() and shows what it asks (a QR code, a code, a link, a form)",
+      )
+      .argument('<id>', 'connection id')
+      .addOption(json('each event of the auth run, one a line,')),
+  )
+    .addHelpText(
+      'after',
+      '\nA QR code is drawn in the terminal; a form is asked field by field (passwords and one-time codes\n' +
+        'hidden), or read from standard input a line per field when it is not a terminal:\n' +
+        "  printf '123456\\n' | svc connection auth 7\n" +
+        'What is typed is sent once to the server, kept encrypted until the connector takes it, and never printed.\n' +
+        'Ctrl-C cancels the auth run.\n' +
+        '\nExit codes: 0 the connection is authenticated, 1 any error, 2 the auth run failed, timed out or was\n' +
+        'cancelled (its error on stderr).\n',
+    )
+    .action(
+      action('connection auth', async (id: string, options) => {
+        process.exitCode = await connectionAuth(id, options, runtimeIo());
+      }),
     );
 
   withSession(

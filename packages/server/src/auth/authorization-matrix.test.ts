@@ -153,6 +153,9 @@ const fixtures = {
   browserConnectionId: '',
   runId: '',
   eventId: '',
+  // Interactive auth: a connection of a connector with an `interactive` method, and its open auth run.
+  authConnectionId: '',
+  authRunId: '',
   /** An OAuth attempt of the code-host connection. */
   attemptId: '',
 };
@@ -269,7 +272,11 @@ async function pathOf(route: RegisteredRoute, fresh: boolean): Promise<string> {
         ? fixtures.actionConnectionId
         : name === 'connectionId' && route.url.endsWith('/browser-session')
           ? fixtures.browserConnectionId
-          : paramValue(name);
+          : name === 'connectionId' && route.url.includes('/auth-runs')
+            ? fixtures.authConnectionId
+            : name === 'runId' && route.url.includes('/auth-runs/')
+              ? fixtures.authRunId
+              : paramValue(name);
     path = path.replace(`:${name}`, fresher ? await fresher() : value);
   }
   return path;
@@ -419,6 +426,27 @@ beforeAll(async () => {
     ],
   );
   fixtures.browserConnectionId = String(browser.rows[0]?.id);
+  // An interactive connector (its code never runs: this server runs no connector workers), its
+  // connection, and an auth run left pending: it takes signals, and starting one answers it.
+  const interactive = await server.pool.query<{ id: string }>(
+    `WITH org AS (SELECT id FROM orgs WHERE slug = $1),
+          d AS (INSERT INTO connector_definitions (org_id, connector_key, version, definition, source)
+                SELECT id, 'matrix-interactive', '1.0.0', $2, 'export default {}' FROM org)
+     INSERT INTO connections (org_id, connector_key) SELECT id, 'matrix-interactive' FROM org RETURNING id`,
+    [
+      ORG,
+      JSON.stringify({
+        key: 'matrix-interactive',
+        name: 'Matrix',
+        version: '1.0.0',
+        authSchema: { methods: [{ type: 'interactive' }] },
+      }),
+    ],
+  );
+  fixtures.authConnectionId = String(interactive.rows[0]?.id);
+  const authRun = await server.call('POST', `/api/${ORG}/connections/${fixtures.authConnectionId}/auth-runs`);
+  expect(authRun.status, JSON.stringify(authRun.body)).toBe(201);
+  fixtures.authRunId = String(authRun.body.run.id);
   // In a shared conversation (a channel): the admin password's own would be 404 to a `messages` token.
   const message = await server.call('POST', `/api/v1/agents/${AGENT}/messages`, {
     body: { platform: 'api', content: 'fixture', channel: 'fixture' },

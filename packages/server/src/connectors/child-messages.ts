@@ -6,6 +6,7 @@
  */
 import type { LogEntry } from '@svc/connector-sdk';
 import { z } from 'zod';
+import { authResultSchema, checkArtifact, SIGNAL_NAME } from '../auth-runs/artifacts.js';
 import { detached, sortEnvelopes } from './envelopes.js';
 import { type ChildMessage, MAX_BATCH_ITEMS, type RejectedItem, type SyncTask } from './protocol.js';
 
@@ -54,6 +55,15 @@ const messageSchema = z.discriminatedUnion('type', [
     credentialsRefused: z.boolean().optional(),
     forbidden: z.boolean().optional(),
   }),
+  // Interactive auth: the artifact is checked on its own below, to say what was wrong with it.
+  z.object({ type: z.literal('artifact'), seq, artifact: z.unknown() }),
+  z.object({
+    type: z.literal('await'),
+    seq,
+    name: z.string().regex(SIGNAL_NAME, 'a signal name: 1 to 64 letters, digits, _ . -'),
+    timeoutMs: z.number().positive().max(2_147_483_647).nullable(),
+  }),
+  z.object({ type: z.literal('authenticated'), result: authResultSchema }),
 ]);
 
 /**
@@ -92,6 +102,14 @@ export function parseChildMessage(raw: unknown, kinds: SyncTask['eventKinds']): 
       };
     case 'failed':
       return { ...message, error: detached(message.error, 4000) };
+    case 'artifact': {
+      const artifact = checkArtifact(message.artifact);
+      return artifact instanceof Error ? artifact : { type: 'artifact', seq: message.seq, artifact };
+    }
+    case 'authenticated': {
+      const { credentials, metadata } = message.result;
+      return { type: 'authenticated', result: metadata ? { credentials, metadata } : { credentials } };
+    }
     default:
       return message as ChildMessage;
   }

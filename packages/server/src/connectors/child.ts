@@ -22,6 +22,7 @@ import { routeFetchThroughParent } from './child-network.js';
 import { sortEnvelopes } from './envelopes.js';
 import { encodeFrame, readFrames } from './frames.js';
 import {
+  type AuthenticateTask,
   type ChildMessage,
   type ConnectorModule,
   type ExecuteTask,
@@ -68,13 +69,18 @@ async function load(module: ConnectorModule): Promise<Connector> {
 
 // The run under way: a child serves the runs of one connection, one after another.
 let stop = new AbortController();
-const waiting = new Map<number, { resolve(): void; reject(error: Error): void }>();
+const waiting = new Map<number, { resolve(value?: unknown): void; reject(error: Error): void }>();
 let seq = 0;
 
 /** Sends a batch or a checkpoint and waits until the server has committed it. */
 function committed(message: { type: 'events' | 'checkpoint' } & Record<string, unknown>): Promise<void> {
+  return asked(message) as Promise<void>;
+}
+
+/** Sends a message that the server answers (an ack, a signal, a nack), and waits for the answer. */
+function asked(message: { type: string } & Record<string, unknown>): Promise<unknown> {
   const id = ++seq;
-  return new Promise<void>((resolve, reject) => {
+  return new Promise<unknown>((resolve, reject) => {
     waiting.set(id, { resolve, reject });
     send({ ...message, seq: id } as ChildMessage).catch(reject);
   });
@@ -171,6 +177,64 @@ async function execute(task: ExecuteTask): Promise<ChildMessage> {
 }
 
 /**
+ * `authenticate(ctx)`: each artifact goes to the server and `emit` answers once it is kept;
+ * `awaitSignal` asks the server, which answers with what the UI posted or refuses at `timeoutMs`.
+ * `ctx.signal` aborts on a cancel and at the run's time limit (the server kills this process then
+ * anyway: a connector that ignores it is stopped all the same).
+ */
+async function authenticate(task: AuthenticateTask): Promise<ChildMessage> {
+  const connector = await load(task.module);
+  const run = stop;
+  const deadline = setTimeout(
+    () => run.abort(new Error(`the auth run ran out of time (${task.timeoutMs / 1000} s)`)),
+    task.timeoutMs,
+  );
+  let ended = false;
+  const live = () => {
+    if (ended) throw new Error('this authentication has ended: emit and awaitSignal belong to one under way');
+    if (run.signal.aborted) throw run.signal.reason ?? new Error('the auth run was stopped');
+  };
+  try {
+    const result = await withRunLogger(runLogger(connector.definition.key, task.secrets), () =>
+      connector.authenticate({
+        ...task.ctx,
+        signal: run.signal,
+        emit: async (artifact) => {
+          live();
+          // Through JSON, as the server will keep it.
+          await asked({ type: 'artifact', artifact: JSON.parse(JSON.stringify(artifact ?? null)) });
+        },
+        awaitSignal: (name, options) => {
+          live();
+          const answer = asked({ type: 'await', name, timeoutMs: options?.timeoutMs ?? null });
+          return new Promise<Record<string, unknown>>((resolve, reject) => {
+            const aborted = () => reject(run.signal.reason ?? new Error('the auth run was stopped'));
+            run.signal.addEventListener('abort', aborted, { once: true });
+            answer.then(
+              (value) => resolve(value as Record<string, unknown>),
+              (error: Error) => reject(error),
+            );
+            answer.finally(() => run.signal.removeEventListener('abort', aborted)).catch(() => {});
+          });
+        },
+      }),
+    );
+    if (
+      typeof result !== 'object' ||
+      result === null ||
+      typeof result.credentials !== 'object' ||
+      result.credentials === null
+    ) {
+      throw new Error('authenticate() must return an AuthResult ({ credentials: {...}, metadata? })');
+    }
+    return { type: 'authenticated', result: JSON.parse(JSON.stringify(result)) };
+  } finally {
+    ended = true;
+    clearTimeout(deadline);
+  }
+}
+
+/**
  * An error's message with the causes under it: `fetch` says only "fetch failed", and why (the
  * egress policy refused the host, the connection was refused) is in its cause.
  */
@@ -205,6 +269,7 @@ const onTask = async (message: ParentMessage) => {
       const pending = waiting.get(message.seq);
       waiting.delete(message.seq);
       if (message.type === 'ack') pending?.resolve();
+      else if (message.type === 'signal') pending?.resolve(message.value);
       else pending?.reject(new Error(message.error));
     }
     return;
@@ -217,7 +282,13 @@ const onTask = async (message: ParentMessage) => {
       await send({ ok: true, definition: JSON.parse(JSON.stringify(connector.definition ?? null)) });
       return;
     }
-    await send(message.task === 'sync' ? await sync(message) : await execute(message));
+    await send(
+      message.task === 'sync'
+        ? await sync(message)
+        : message.task === 'authenticate'
+          ? await authenticate(message)
+          : await execute(message),
+    );
   } catch (error) {
     const text = describe(error);
     if (message.task === 'definition') await send({ ok: false, error: text }).catch(() => {});

@@ -5,6 +5,8 @@
 
 import type {
   ActionResult,
+  AuthArtifact,
+  AuthResult,
   Checkpoint,
   EventEnvelope,
   JsonSchema,
@@ -57,7 +59,20 @@ export interface ExecuteTask {
   secrets: string[];
 }
 
-export type Task = DefinitionTask | SyncTask | ExecuteTask;
+/** An `auth` run: the connector's `authenticate(ctx)` (interactive auth). */
+export interface AuthenticateTask {
+  task: 'authenticate';
+  module: ConnectorModule;
+  ctx: {
+    config: Record<string, unknown>;
+    previousCredentials: Record<string, unknown> | null;
+  };
+  /** When `ctx.signal` aborts on its own (the method's timeoutSec); the server kills the child then. */
+  timeoutMs: number;
+  secrets: string[];
+}
+
+export type Task = DefinitionTask | SyncTask | ExecuteTask | AuthenticateTask;
 
 /** An envelope the child refused, and why, for the run's count and log. */
 export interface RejectedItem {
@@ -79,6 +94,11 @@ export type ChildMessage =
       auth_update: Record<string, unknown> | null;
     }
   | { type: 'executed'; result: ActionResult }
+  /** `ctx.emit(artifact)`: acknowledged once kept (checked again by the server: child-messages.ts). */
+  | { type: 'artifact'; seq: number; artifact: AuthArtifact }
+  /** `ctx.awaitSignal(name)`: answered by a `signal` (what the UI posted) or a `nack` (timed out). */
+  | { type: 'await'; seq: number; name: string; timeoutMs: number | null }
+  | { type: 'authenticated'; result: AuthResult }
   | {
       type: 'failed';
       error: string;
@@ -96,4 +116,5 @@ export type ParentMessage =
   | Task
   | { type: 'ack'; seq: number }
   | { type: 'nack'; seq: number; error: string }
+  | { type: 'signal'; seq: number; value: Record<string, unknown> }
   | { type: 'cancel' };

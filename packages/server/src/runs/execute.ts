@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import type { EventEnvelope, JsonSchema } from '@svc/connector-sdk';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Pool, PoolClient } from 'pg';
+import { executeAuthRun } from '../auth-runs/execute.js';
 import { grantCredentialHosts, ungrantedConfig, urlHosts } from '../connections/grants.js';
 import {
   browserMethodOf,
@@ -54,6 +55,8 @@ const LOG_FLUSH_MS = 1000;
  * lease lapsed writes nothing at all.
  */
 export async function executeRun(deps: RunnerDeps, run: ClaimedRun, stop: AbortSignal): Promise<void> {
+  // Interactive auth (the connector's `authenticate`) speaks a protocol of its own.
+  if (run.runType === 'auth') return executeAuthRun(deps, run, stop);
   const scope = await loadRunScope(deps.pool, run, deps.encryptionKey);
   if (!scope) return; // deleted with its connection meanwhile
   // A browser session's cookie values are secrets too: never in the run's log.

@@ -179,4 +179,43 @@ describe('runs', () => {
     expect(left.rows.map((row) => String(row.id)).sort()).toEqual([recent, waiting].sort());
     expect((await server.pool.query('SELECT 1 FROM run_logs WHERE run_id = $1', [old])).rowCount).toBe(0);
   });
+  it('claim an auth run whatever its connection’s status, never another run of one not active', async () => {
+    // Only this test's runs are pending.
+    await server.pool.query(`UPDATE runs SET status = 'cancelled' WHERE status IN ('pending', 'running')`);
+    const connection = (
+      await server.pool.query<{ id: string; org_id: string }>(
+        'SELECT id, org_id FROM connections ORDER BY id LIMIT 1',
+      )
+    ).rows[0] as { id: string; org_id: string };
+    await server.pool.query(`UPDATE connections SET status = 'revoked' WHERE id = $1`, [connection.id]);
+    const insert = async (runType: string) =>
+      (
+        await server.pool.query<{ id: string }>(
+          `INSERT INTO runs (org_id, run_type, feed_id, connection_id, connector_key)
+           VALUES ($1, $2, CASE WHEN $2 = 'sync' THEN $3::bigint END, $4, 'rss') RETURNING id`,
+          [connection.org_id, runType, feedId, connection.id],
+        )
+      ).rows[0]?.id as string;
+    await insert('sync');
+    const auth = await insert('auth');
+    const claimed = await claimRun(server.pool, 'w', 60_000);
+    expect(claimed).toMatchObject({ id: auth, runType: 'auth' });
+    expect(await claimRun(server.pool, 'w', 60_000)).toBeNull();
+    // Its statuses are events of its stream, whoever wrote them: the insert, the claim, the reaper.
+    await server.pool.query(`UPDATE runs SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [
+      auth,
+    ]);
+    expect(await reapLapsedRuns(server.pool)).toBe(1);
+    const events = await server.pool.query<{ seq: number; type: string; data: { status: string } }>(
+      'SELECT seq, type, data FROM auth_run_events WHERE run_id = $1 ORDER BY seq',
+      [auth],
+    );
+    expect(events.rows.map((e) => [e.seq, e.type, e.data.status])).toEqual([
+      [1, 'status', 'pending'],
+      [2, 'status', 'running'],
+      [3, 'status', 'timeout'],
+    ]);
+    await server.pool.query(`UPDATE connections SET status = 'active' WHERE id = $1`, [connection.id]);
+    await server.pool.query(`UPDATE runs SET status = 'cancelled' WHERE status IN ('pending', 'running')`);
+  });
 });

@@ -5,7 +5,7 @@ import { rollback, transaction, whileFenced } from '../db/transaction.js';
 export interface ClaimedRun {
   id: string;
   orgId: string;
-  runType: 'sync' | 'action';
+  runType: 'sync' | 'action' | 'auth';
   feedId: string | null;
   connectionId: string;
   actionKey: string | null;
@@ -55,7 +55,8 @@ export async function scheduleDueFeeds(pool: Pool): Promise<number> {
 
 /**
  * Claims the oldest pending run that may run now, in one statement: approved (or needing no
- * approval), of an active connection, and of a connector that runs on the cloud fleet (one that
+ * approval), of an active connection (an `auth` run, of a connection in any status: it is what
+ * makes a new, failed or revoked connection active), and of a connector that runs on the cloud fleet (one that
  * declares `runtime.platforms` runs on a device, never here). The fencing token is raised and the
  * connector's version recorded as it is taken.
  *
@@ -69,7 +70,7 @@ export async function claimRun(pool: Pool, workerId: string, leaseMs: number): P
   const { rows } = await pool.query<{
     id: string;
     org_id: string;
-    run_type: 'sync' | 'action';
+    run_type: ClaimedRun['runType'];
     feed_id: string | null;
     connection_id: string;
     action_key: string | null;
@@ -80,7 +81,7 @@ export async function claimRun(pool: Pool, workerId: string, leaseMs: number): P
     text: `WITH candidate AS (
        SELECT r.id FROM runs r
         WHERE r.status = 'pending' AND r.approval_status IN ('auto', 'approved')
-          AND (SELECT c.status = 'active' AND NOT d.runs_on_device
+          AND (SELECT (c.status = 'active' OR r.run_type = 'auth') AND NOT d.runs_on_device
                  FROM connections c
                  JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
                 WHERE c.id = r.connection_id)

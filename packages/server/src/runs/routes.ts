@@ -17,7 +17,7 @@ const RUN_STATUSES = runSchema.shape.status.options;
 const OPEN = new Set(['pending', 'running']);
 
 /** The spec's `Run` (as the action route answers it), with the items it refused and its log lines. */
-const runRecordSchema = runSchema.extend({
+export const runRecordSchema = runSchema.extend({
   itemsRejected: z
     .int()
     .describe(
@@ -26,11 +26,11 @@ const runRecordSchema = runSchema.extend({
   logLines: z.int().describe(`log lines the run wrote; the latest ${RUN_LOG_LINES} are kept`),
 });
 
-type RunRecordRow = RunRow & { items_rejected: string; log_lines: number; cursor_micros: string };
+export type RunRecordRow = RunRow & { items_rejected: string; log_lines: number; cursor_micros: string };
 
 const COLUMNS = `${RUN_COLUMNS}, r.items_rejected, r.log_lines, ${microsOf('r.created_at')} AS cursor_micros`;
 
-const toRunRecord = (row: RunRecordRow) => ({
+export const toRunRecord = (row: RunRecordRow) => ({
   ...toRun(row),
   itemsRejected: Number(row.items_rejected),
   logLines: row.log_lines,
@@ -38,7 +38,7 @@ const toRunRecord = (row: RunRecordRow) => ({
 
 const FROM = 'FROM runs r JOIN orgs o ON o.id = r.org_id';
 
-async function runRecordById(pool: Pool, orgId: string, id: string): Promise<RunRecordRow | null> {
+export async function runRecordById(pool: Pool, orgId: string, id: string): Promise<RunRecordRow | null> {
   if (!isId(id)) return null;
   const { rows } = await pool.query<RunRecordRow>(
     `SELECT ${COLUMNS} ${FROM} WHERE r.org_id = $1 AND r.id = $2`,

@@ -97,7 +97,11 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
       row.shared_credentials,
     ) ?? {};
   const oauth = row.definition.authSchema?.methods.find((m) => m.type === 'oauth');
-  const token = typeof stored.accessToken === 'string' && oauth?.type === 'oauth' ? stored : null;
+  // Interactive credentials (an AuthResult's) are merged into the config like env_keys values,
+  // unless they hold an `accessToken`: then they are `ctx.credentials`, the provider the connector.
+  const interactive = row.definition.authSchema?.methods.some((m) => m.type === 'interactive');
+  const token =
+    typeof stored.accessToken === 'string' && (oauth?.type === 'oauth' || interactive) ? stored : null;
   return {
     orgId: String(row.org_id),
     orgSlug: row.org_slug,
@@ -112,16 +116,15 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
     actionKey: row.action_key,
     actionInput: row.action_input ?? {},
     config: { ...row.connection_config, ...(row.feed_config ?? {}), ...(token ? {} : stored) },
-    credentials:
-      token && oauth?.type === 'oauth'
-        ? {
-            provider: oauth.provider,
-            accessToken: String(token.accessToken),
-            refreshToken: typeof token.refreshToken === 'string' ? token.refreshToken : null,
-            expiresAt: typeof token.expiresAt === 'string' ? token.expiresAt : null,
-            scope: typeof token.scope === 'string' ? token.scope : null,
-          }
-        : null,
+    credentials: token
+      ? {
+          provider: oauth?.type === 'oauth' ? oauth.provider : row.connector_key,
+          accessToken: String(token.accessToken),
+          refreshToken: typeof token.refreshToken === 'string' ? token.refreshToken : null,
+          expiresAt: typeof token.expiresAt === 'string' ? token.expiresAt : null,
+          scope: typeof token.scope === 'string' ? token.scope : null,
+        }
+      : null,
     secrets: Object.values(stored).filter((v): v is string => typeof v === 'string' && v.length >= 4),
     grantedHosts: row.granted_hosts,
     hasCredentials: Object.keys(stored).length > 0,
