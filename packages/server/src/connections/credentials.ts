@@ -50,6 +50,42 @@ const usesOrgGrant = (definition: ConnectorDefinition) =>
     (method) => credentialScope(definition, method) === 'organization',
   );
 
+/**
+ * The method whose credentials a stored value is: `oauth` for a token of a connector that has an
+ * oauth method, else its interactive method's, else its env_keys'.
+ */
+export function methodOf(
+  definition: ConnectorDefinition,
+  credentials: Record<string, unknown>,
+): CredentialMethod {
+  const has = (type: string) => definition.authSchema?.methods.some((m) => m.type === type) ?? false;
+  if (typeof credentials.accessToken === 'string' && has('oauth')) return 'oauth';
+  return has('interactive') ? 'interactive' : 'env_keys';
+}
+
+/**
+ * Serialises every change to the credentials of one connector in one org (its connections' own
+ * and the org's grant), in the caller's transaction, before any row lock: the writers (a PATCH, a
+ * revoke, a renewal, the OAuth callback, an auth run) lock rows in different orders, and without
+ * one lock taken first, two of them deadlock, and the loser may be a renewal whose rotated refresh
+ * token is then lost. `wait: false` answers false instead of waiting (the renewal chore skips a
+ * grant someone else is renewing).
+ */
+export async function lockCredentials(
+  client: Pick<PoolClient, 'query'>,
+  orgId: string,
+  connectorKey: string,
+  wait = true,
+): Promise<boolean> {
+  const { rows } = await client.query<{ locked: boolean }>(
+    wait
+      ? `SELECT pg_advisory_xact_lock(hashtextextended('svc.credentials:' || $1 || ':' || $2, 0)) IS NULL AS locked`
+      : `SELECT pg_try_advisory_xact_lock(hashtextextended('svc.credentials:' || $1 || ':' || $2, 0)) AS locked`,
+    [orgId, connectorKey],
+  );
+  return wait || rows[0]?.locked === true;
+}
+
 export interface StoredCredentials {
   orgId: string;
   connectionId: string;
@@ -73,9 +109,11 @@ export async function storeCredentials(
   input: StoredCredentials,
 ): Promise<string[]> {
   const { orgId, connectionId, definition } = input;
+  await lockCredentials(client, orgId, definition.key);
   const text = JSON.stringify(input.credentials);
   const keys = Object.keys(input.credentials).sort();
-  const expiry = tokenRenewAt(input.credentials);
+  // Only svc renews OAuth tokens: any other `expiresAt` is the connector's business.
+  const expiry = input.method === 'oauth' ? tokenRenewAt(input.credentials) : null;
   let connections: string[] = [connectionId];
   if (credentialScope(definition, input.method) === 'organization') {
     await client.query(
@@ -181,17 +219,23 @@ export function openCredentials(
 }
 
 /**
- * Forgets a connection's credentials and browser session (and the org-wide grant it uses, which moves every connection
- * of the connector) and sets `status` with `message` saying what to do. Answers the connections moved.
+ * Forgets a connection's credentials and browser session and sets `status` with `message` saying
+ * what to do; when `method` is kept for the whole org (or, without `method`, when any is), the
+ * org's grant goes too, which moves every connection of the connector. Answers the connections moved.
  */
 export async function forgetCredentials(
   client: PoolClient,
   input: { orgId: string; connectionId: string; definition: ConnectorDefinition },
   status: 'revoked' | 'error',
   message: string,
+  method?: CredentialMethod,
 ): Promise<string[]> {
+  await lockCredentials(client, input.orgId, input.definition.key);
   let connections = [input.connectionId];
-  if (usesOrgGrant(input.definition)) {
+  const orgWide = method
+    ? credentialScope(input.definition, method) === 'organization'
+    : usesOrgGrant(input.definition);
+  if (orgWide) {
     const { rowCount } = await client.query(
       'DELETE FROM org_credentials WHERE org_id = $1 AND connector_key = $2',
       [input.orgId, input.definition.key],
@@ -205,11 +249,12 @@ export async function forgetCredentials(
     }
   }
   await client.query(
-    `UPDATE connections SET credentials = NULL, credential_keys = '{}', granted_scopes = NULL,
+    `UPDATE connections SET credentials = CASE WHEN id = $4 OR NOT $5 THEN NULL ELSE credentials END,
+            credential_keys = '{}', granted_scopes = NULL,
             session_state = NULL, session_captured_at = NULL, session_cookie_counts = NULL, token_renew_at = NULL,
             status = $2, error_message = $3, updated_at = now()
       WHERE id = ANY ($1)`,
-    [connections, status, message],
+    [connections, status, message, input.connectionId, method !== undefined],
   );
   return connections;
 }

@@ -107,7 +107,17 @@ export async function persistSessionUpdate(
     };
   }
   const { kept, counts } = keepRequiredCookies(parsed.data, method.requiredDomains ?? []);
-  await client.query('SELECT 1 FROM connections WHERE id = $1 FOR UPDATE', [scope.connectionId]);
+  const { rows } = await client.query<{ status: string }>(
+    'SELECT status FROM connections WHERE id = $1 FOR UPDATE',
+    [scope.connectionId],
+  );
+  // Revoked while the run went on: its rotated cookies must not bring the session back.
+  if (rows[0]?.status === 'revoked') {
+    return {
+      rest: remaining,
+      problem: 'the connection was revoked during the run: its rotated cookies were dropped',
+    };
+  }
   await storeSession(client, key, scope.orgId, scope.connectionId, kept, counts);
   return { rest: remaining, problem: null };
 }

@@ -146,7 +146,10 @@ async function renewToken(
       connectionId: scope.connectionId,
       definition: scope.definition,
     },
-    refused !== undefined ? { refused } : {},
+    {
+      ...(refused !== undefined ? { refused } : {}),
+      warn: (text) => logs.add(serverLine('warn', text)),
+    },
   );
   if (!token || token.accessToken === scope.credentials.accessToken) return false;
   const renewed = [token.accessToken, ...(token.refreshToken ? [token.refreshToken] : [])];
@@ -311,14 +314,18 @@ async function converse(
           break;
         case 'synced':
           await held(async (client) => {
-            await storeBatch(client, run, scope, rules, logs, message.events, message.rejected);
-            if (message.checkpoint !== undefined) await saveCheckpoint(client, run, message.checkpoint);
+            // The connection's row before the feed's, as a reconnect takes them (no deadlock).
             // A browser connection's rotated cookies replace its session; the rest, its credentials.
             const update = message.auth_update
               ? await persistSessionUpdate(client, deps.encryptionKey, scope, message.auth_update)
               : null;
             if (update?.problem) logs.add(serverLine('warn', update.problem));
-            if (update?.rest) await persistAuthUpdate(client, deps.encryptionKey, scope, update.rest);
+            const refused = update?.rest
+              ? await persistAuthUpdate(client, deps.encryptionKey, scope, update.rest)
+              : null;
+            if (refused) logs.add(serverLine('warn', refused));
+            await storeBatch(client, run, scope, rules, logs, message.events, message.rejected);
+            if (message.checkpoint !== undefined) await saveCheckpoint(client, run, message.checkpoint);
             await endRun(client, run, { status: 'completed' });
           });
           deps.metrics?.items(message.events.length, message.rejected.length);
@@ -344,16 +351,17 @@ async function converse(
           if (message.credentialsRefused && scope.credentials?.refreshToken && !run.authRetried) {
             // Once: the token is renewed (unless another process did already) and the run queued again.
             try {
-              await renewToken(deps, scope, secrets, logs, scope.credentials.accessToken);
-              logs.add(
-                serverLine(
-                  'warn',
-                  `the service refused the OAuth token (${String(message.error)}); the token was renewed and the run starts again`,
-                ),
-              );
-              await held(async () => {});
-              await retryWithRenewedToken(deps.pool, run);
-              return false;
+              if (await renewToken(deps, scope, secrets, logs, scope.credentials.accessToken)) {
+                logs.add(
+                  serverLine(
+                    'warn',
+                    `the service refused the OAuth token (${String(message.error)}); the token was renewed and the run starts again`,
+                  ),
+                );
+                await held(async () => {});
+                await retryWithRenewedToken(deps.pool, run);
+                return false;
+              }
             } catch (error) {
               if (error instanceof RunLeaseLostError) throw error;
               await finish(deps, run, logs, { status: 'failed', errorMessage: messageOf(error) });

@@ -8,6 +8,8 @@ import type { Pool, PoolClient } from 'pg';
 import {
   credentialScope,
   credentialsContext,
+  lockCredentials,
+  methodOf,
   openCredentials,
   orgCredentialsContext,
   tokenRenewAt,
@@ -163,52 +165,62 @@ export function linkRulesByKind(scope: RunScope): Map<string, EntityLinkRule[]> 
 }
 
 /**
- * A sync's `auth_update` merged onto the connection's sealed credentials, in the caller's
- * transaction: rotated tokens are what the next run gets.
+ * A sync's `auth_update` merged onto the connection's sealed credentials (the org's grant, when
+ * they are kept for the whole org), in the caller's transaction: rotated tokens are what the next
+ * run gets. Compare-and-set: an update is dropped (and the reason answered, for the run's log) when
+ * the credentials changed since the run loaded them (a reconnect, svc's own renewal, another
+ * account) or the connection was revoked meanwhile: a run's stale rotation never undoes those.
  */
 export async function persistAuthUpdate(
   client: PoolClient,
   key: Buffer,
   scope: RunScope,
   update: Record<string, unknown>,
-): Promise<void> {
-  // An org-wide grant is the org's: its rotation is every connection's.
-  const orgWide = (['oauth', 'interactive', 'env_keys'] as const).some(
-    (method) => credentialScope(scope.definition, method) === 'organization',
+): Promise<string | null> {
+  await lockCredentials(client, scope.orgId, scope.connectorKey);
+  const { rows: status } = await client.query<{ status: string }>(
+    'SELECT status FROM connections WHERE id = $1',
+    [scope.connectionId],
   );
+  if (status[0]?.status === 'revoked') {
+    return 'the connection was revoked during the run: its auth_update was dropped';
+  }
+  const method = methodOf(scope.definition, { ...update, ...(scope.credentials ?? {}) });
+  const orgWide = credentialScope(scope.definition, method) === 'organization';
   const { rows } = orgWide
     ? await client.query<{ sealed: Buffer | null }>(
-        'SELECT credentials AS sealed FROM org_credentials WHERE org_id = $1 AND connector_key = $2 FOR UPDATE',
+        'SELECT credentials AS sealed FROM org_credentials WHERE org_id = $1 AND connector_key = $2',
         [scope.orgId, scope.connectorKey],
       )
     : await client.query<{ sealed: Buffer | null }>(
-        'SELECT credentials AS sealed FROM connections WHERE id = $1 FOR UPDATE',
+        'SELECT credentials AS sealed FROM connections WHERE id = $1',
         [scope.connectionId],
       );
   const context = orgWide
     ? orgCredentialsContext(scope.orgId, scope.connectorKey)
     : credentialsContext(scope.orgId, scope.connectionId);
   const current = rows[0]?.sealed ? JSON.parse(unseal(key, rows[0].sealed, context)) : {};
+  if (scope.credentials && current.accessToken !== scope.credentials.accessToken) {
+    return 'the connection got new credentials during the run (a reconnect or a renewal): its auth_update was dropped';
+  }
   const merged = { ...current, ...update };
   const sealed = seal(key, JSON.stringify(merged), context);
   const keys = Object.keys(merged).sort();
-  if (orgWide && rows[0]) {
+  const renewAt = method === 'oauth' ? tokenRenewAt(merged) : null;
+  if (orgWide) {
     await client.query(
-      `UPDATE org_credentials SET credentials = $3, credential_keys = $4, token_renew_at = $5, updated_at = now()
-        WHERE org_id = $1 AND connector_key = $2`,
-      [scope.orgId, scope.connectorKey, sealed, keys, tokenRenewAt(merged)],
+      `INSERT INTO org_credentials (org_id, connector_key, credentials, credential_keys, token_renew_at)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (org_id, connector_key) DO UPDATE
+          SET credentials = EXCLUDED.credentials, credential_keys = EXCLUDED.credential_keys,
+              token_renew_at = EXCLUDED.token_renew_at, updated_at = now()`,
+      [scope.orgId, scope.connectorKey, sealed, keys, renewAt],
     );
-    return;
+    return null;
   }
   await client.query(
     'UPDATE connections SET credentials = $2, credential_keys = $3, token_renew_at = $4, updated_at = now() WHERE id = $1',
-    [
-      scope.connectionId,
-      orgWide
-        ? seal(key, JSON.stringify(merged), credentialsContext(scope.orgId, scope.connectionId))
-        : sealed,
-      keys,
-      tokenRenewAt(merged),
-    ],
+    [scope.connectionId, sealed, keys, renewAt],
   );
+  return null;
 }

@@ -215,6 +215,7 @@ export async function startRunWorkers(options: RunWorkerOptions): Promise<RunWor
     fill,
   });
   // Replicas schedule and reap at different moments; either is safe on all of them at once.
+  let renewing = false;
   const every = (options.scheduleMs ?? Math.min(5000, leaseMs / 2)) * (0.75 + Math.random() / 2);
   const chores = setInterval(() => {
     scheduleDueFeeds(options.pool)
@@ -225,9 +226,15 @@ export async function startRunWorkers(options: RunWorkerOptions): Promise<RunWor
     reapLapsedRuns(options.pool).catch((error) =>
       options.log.warn({ err: error }, 'could not reap lapsed runs'),
     );
-    renewExpiringTokens(deps.oauth).catch((error) =>
-      options.log.warn({ err: error }, 'could not renew expiring OAuth tokens'),
-    );
+    // One pass at a time: a slow provider must not stack passes that each hold a connection.
+    if (!renewing) {
+      renewing = true;
+      renewExpiringTokens(deps.oauth)
+        .catch((error) => options.log.warn({ err: error }, 'could not renew OAuth tokens due'))
+        .finally(() => {
+          renewing = false;
+        });
+    }
   }, every);
   // Ended runs past their retention: a minute after start, then hourly. Without an index on
   // completed_at (every finish would pay for it), so not often.
