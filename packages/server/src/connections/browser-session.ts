@@ -177,7 +177,17 @@ export function browserSessionRoutes(options: BrowserSessionRouteOptions) {
             throw error;
           }
         }
-        const { kept, counts } = keepRequiredCookies(cookies, domains);
+        // A browser's answer is held to what an upload may hold: cookies of the session's shape
+        // (a name, a value up to 16 KiB...), at most MAX_SESSION_COOKIES of the required domains.
+        const { kept, counts } = keepRequiredCookies(
+          cookies.filter((cookie) => sessionCookieSchema.safeParse(cookie).success),
+          domains,
+        );
+        if (kept.length > MAX_SESSION_COOKIES) {
+          throw invalid(
+            `the browser holds ${kept.length} cookies of ${domains.join(', ')}, more than a session keeps (${MAX_SESSION_COOKIES}): clear the browser's cookies, log in again, then capture again`,
+          );
+        }
         if (kept.length === 0) {
           throw invalid(
             `no cookie of ${domains.join(', ')} was captured: log in to ${domains.length === 1 ? 'it' : 'them'} in that browser first, then capture again`,
