@@ -73,10 +73,13 @@ describe('attack 6: cookie domain filtering', () => {
     expect(counts).toEqual({ 'example.test': 1 });
   });
 
-  // Proposed, not fixed: a connector may name a public suffix as a required domain and so be handed
-  // every cookie of that suffix (and a tunnel to all of it). Needs a public-suffix rule at install.
-  it.fails('a required domain that is a public suffix (com) does not take every .com cookie', () => {
-    expect(requiredDomainOf('.accounts.google.com', ['com'])).toBeNull();
+  // Proposed, not fixed: the SDK's schema refuses a single label (`com`) as a required domain, but
+  // takes a public suffix of two (`co.uk`, `github.io`): such a connector is handed every cookie
+  // under it from a CDP capture, and its child may tunnel to all of it. Needs a public-suffix check
+  // at install (and here).
+  it.fails('a required domain that is a public suffix (co.uk, github.io) takes no cookie of the sites under it', () => {
+    expect(requiredDomainOf('.bbc.co.uk', ['co.uk'])).toBeNull();
+    expect(requiredDomainOf('victim.github.io', ['github.io'])).toBeNull();
   });
 });
 

@@ -267,6 +267,25 @@ export default defineConnector({ key: 'atk-race', name: 'Race', version: '1.0.0'
     expect(evil.calls).toHaveLength(1);
   });
 
+  it('what the public callback reflects is escaped under a CSP that runs nothing, and the state never reaches a log', async () => {
+    const evil = await startEvil();
+    await install('atk-xss', { authorizationUrl: `${evil.url}/authorize`, tokenUrl: `${evil.url}/token` });
+    const id = await newConnection('atk-xss');
+    const started = await start(id);
+    const page = await land({
+      state: started.state,
+      error: '<script>alert(1)</script>`<img src=x onerror=alert(2)>`',
+      error_description: '"><iframe src=//evil>',
+    });
+    expect(page.html).not.toMatch(/<script>|<img|<iframe/);
+    expect(page.html).toContain('&lt;script&gt;');
+    const headers = (await fetch(`${server.url}/api/v1/oauth/callback?state=x`)).headers;
+    expect(headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(headers.get('referrer-policy')).toBe('no-referrer');
+    expect(headers.get('cache-control')).toBe('no-store');
+    expect(logged.join('\n')).not.toContain(started.state);
+  });
+
   it('an expired state is refused even when it races the clock, and its connection is left alone', async () => {
     const evil = await startEvil();
     await install('atk-exp', { authorizationUrl: `${evil.url}/authorize`, tokenUrl: `${evil.url}/token` });
