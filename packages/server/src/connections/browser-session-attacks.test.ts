@@ -349,6 +349,21 @@ describe('attack 5b: a hostile DevTools endpoint', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   }, 30_000);
 
+  it('a Storage.getCookies answer past 16 MiB is refused, not held in memory', async () => {
+    const cdp = await startCdp();
+    const id = await newConnection();
+    const value = 'x'.repeat(4000);
+    cdp.cookies = () =>
+      Array.from({ length: 5000 }, (_, i) =>
+        cdpCookie(`c${i}`, value, i === 0 ? '.example.test' : 'other.test'),
+      );
+    const res = await capture(id, cdp.url);
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(422);
+    expect(res.body.detail).toMatch(/could not read the browser's cookies/);
+    const { rows } = await server.pool.query('SELECT session_state FROM connections WHERE id = $1', [id]);
+    expect(rows[0].session_state).toBeNull();
+  }, 30_000);
+
   it('a browser answering more cookies than a session holds, or oversized ones, stores none of the excess', async () => {
     const cdp = await startCdp();
     const id = await newConnection();

@@ -49,7 +49,12 @@ const invalid = (detail: string, errors?: { path: string; message: string }[]) =
 
 export function browserSessionRoutes(options: BrowserSessionRouteOptions) {
   return async (app: App) => {
-    const egress = createEgressClient({ policy: options.egress.policy });
+    // A DevTools endpoint is an address an org wrote: its Storage.getCookies answer is held to a
+    // size a real browser's comes to (it keeps a cookie to 4 KiB: 2000 of them are 8 MiB), not 128 MiB.
+    const egress = createEgressClient({
+      policy: options.egress.policy,
+      maxWebSocketMessage: 16 * 1024 * 1024,
+    });
     app.addHook('onClose', () => egress.close());
 
     app.get(
