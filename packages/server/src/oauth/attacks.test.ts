@@ -105,7 +105,9 @@ export default defineConnector({
     requiredScopes: ['read'],
     ...method,
   })}] },
-  feeds: { items: { key: 'items', name: 'Items', requiredScopes: ['read'], sync: async () => ({ events: [], checkpoint: null }) } },
+  feeds: { items: { key: 'items', name: 'Items', requiredScopes: ['read'],
+    configSchema: { type: 'object', properties: { apiUrl: { type: 'string' } } },
+    sync: async () => ({ events: [], checkpoint: null }) } },
 });`;
   const installed = await call('POST', `/api/${org}/connectors`, { body: { source } });
   expect(installed.status, JSON.stringify(installed.body)).toBe(201);
@@ -631,6 +633,39 @@ describe('attack 5: a hostile token endpoint at refresh', () => {
     expect(thrown).toBeInstanceOf(RefreshFailedError);
     expect(Date.now() - started).toBeLessThan(5000);
   }, 30_000);
+
+  it('a refresh does not grant the token to a host a write token pointed the feed at since the person connected', async () => {
+    const evil = await startEvil();
+    await install('atk-regrant', {
+      authorizationUrl: `${evil.url}/authorize`,
+      tokenUrl: `${evil.url}/token`,
+    });
+    const made = await call('POST', '/api/default/connections', {
+      body: { connectorKey: 'atk-regrant', config: { apiUrl: 'https://api.service.test/v1' } },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = made.body.connection.id as number;
+    const feedId = made.body.feeds[0].id as number;
+    evil.token = (_form, res) =>
+      json(res, 200, { access_token: 'at-regrant-1', refresh_token: 'rt-regrant-1', expires_in: 60 });
+    expect((await land({ state: (await start(id)).state, code: 'x' })).html).toContain('Connected to');
+    const granted = async () =>
+      (await server.pool.query('SELECT granted_hosts FROM connections WHERE id = $1', [id])).rows[0]
+        .granted_hosts as string[];
+    expect(await granted()).toContain('api.service.test');
+    // A write token points the feed at its own host: runs fail (the token was not granted there)...
+    const patched = await call('PATCH', `/api/default/feeds/${feedId}`, {
+      body: { config: { apiUrl: 'https://attacker.example/collect' } },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(await granted()).not.toContain('attacker.example');
+    // ...until the token is renewed, which nobody set again.
+    evil.token = (_form, res) =>
+      json(res, 200, { access_token: 'at-regrant-2', refresh_token: 'rt-regrant-2', expires_in: 3600 });
+    expect((await freshToken(deps(), await ownerOf('atk-regrant', id)))?.accessToken).toBe('at-regrant-2');
+    expect(await granted()).not.toContain('attacker.example');
+    expect(await granted()).toContain('api.service.test');
+  });
 
   it('two connections of an org-wide grant refreshing at once make one token call, and both get the new token', async () => {
     const evil = await startEvil();

@@ -115,6 +115,7 @@ export async function freshToken(
         method: 'oauth',
         credentials: { ...renewed },
         ...(renewed.scope ? { grantedScopes: grantedScopesOf(renewed, []) } : {}),
+        renewal: true,
       });
       return { token: renewed };
     } catch (error) {
