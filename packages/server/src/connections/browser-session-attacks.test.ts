@@ -433,6 +433,21 @@ export default defineConnector({
 });`;
     const installed = await server.call('POST', '/api/default/connectors', { body: { source } });
     expect(installed.status, JSON.stringify(installed.body)).toBe(201);
+    const leaky = `
+import { defineConnector } from '@svc/connector-sdk';
+export default defineConnector({
+  key: 'atk-leak', name: 'Careless', version: '1.0.0',
+  authSchema: { methods: [{ type: 'browser', capture: 'cli', requiredDomains: ['example.test'] }] },
+  feeds: { items: { key: 'items', name: 'Items', async sync(ctx) {
+    const cookies = ctx.sessionState?.cookies ?? [];
+    // A careless connector (or an HTTP client that echoes the request) fails with the header in its message.
+    const error = new Error('the service answered 401 to cookie: ' + cookies.map((c) => c.name + '=' + c.value).join('; '));
+    error.status = 401;
+    throw error;
+  } } },
+});`;
+    const leakyInstalled = await server.call('POST', '/api/default/connectors', { body: { source: leaky } });
+    expect(leakyInstalled.status, JSON.stringify(leakyInstalled.body)).toBe(201);
     workers = await startTestRunWorkers(server, { limits: { timeoutMs: 20_000, memoryMb: 256 } });
   }, 60_000);
 
@@ -452,6 +467,34 @@ export default defineConnector({
     }
     throw new Error('the run did not end');
   }
+
+  it("a connector failing with the session's cookie in its message: the run's and the connection's errorMessage hold no cookie value", async () => {
+    const made = await server.call('POST', '/api/default/connections', {
+      body: { connectorKey: 'atk-leak' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const connectionId = String(made.body.connection.id);
+    const feedId = String(made.body.feeds[0].id);
+    await server.pool.query(`UPDATE feeds SET next_sync_at = now() + interval '1 day' WHERE id = $1`, [
+      feedId,
+    ]);
+    const captured = await server.call('POST', `/api/default/connections/${connectionId}/browser-session`, {
+      body: { cookies: [{ name: 'sid', value: SESSION, domain: '.example.test' }] },
+    });
+    expect(captured.status).toBe(200);
+    const run = await sync(feedId);
+    expect(run.status).toBe('failed');
+    expect(run.errorMessage).toContain('401');
+    const everything = JSON.stringify([
+      run,
+      (await server.call('GET', `/api/default/runs/${run.id}/logs`)).body,
+      (await server.call('GET', `/api/default/connections/${connectionId}`)).body,
+      (await server.call('GET', `/api/default/runs?feedId=${feedId}`)).body,
+      (await server.pool.query('SELECT error_message FROM runs WHERE id = $1', [run.id])).rows,
+    ]);
+    for (const [i, part] of JSON.parse(everything).entries())
+      expect(JSON.stringify(part), String(i)).not.toContain(SESSION);
+  }, 60_000);
 
   // Proposed fix (not made: a policy choice): a run that gets a browser session applies the
   // session's own check (sessionGrant) whether or not the connection also holds credentials, so the
