@@ -397,6 +397,28 @@ describe('attack 3: SSRF through the URLs an org writes', () => {
     expect((await connection(id)).status).toBe('error');
   });
 
+  it('a name that resolves to loopback is refused by address, over https or http, when the operator allows none', async () => {
+    const strict = oauthFetch(parseEgressAllow(''));
+    try {
+      for (const url of [
+        'https://localhost:8443/token',
+        'http://localhost:8080/token',
+        'http://[::1]:8080/token',
+        'http://127.0.0.1:8080/token',
+      ]) {
+        const error = await strict.fetch(url, { method: 'POST' }).then(
+          () => null,
+          (e: { code?: string; message: string }) => e,
+        );
+        expect(error?.code, `${url}: ${error?.message}`).toBe('egress_refused');
+      }
+      // Plain http to a public name is refused before any lookup.
+      await expect(strict.fetch('http://oauth.example.com/token')).rejects.toThrow(/https only/);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('decimal and hex spellings of a refused address are refused as it is (127.0.0.2, not allowed)', async () => {
     const port = new URL(forbiddenUrl).port;
     for (const host of ['2130706434', '0x7f000002', '127.2', '[::ffff:7f00:2]']) {
