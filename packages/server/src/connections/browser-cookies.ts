@@ -6,6 +6,7 @@
  * CDP read itself. The server reads through its egress client (every connection to an address an
  * org wrote is checked); the CLI reads the person's own local browser directly.
  */
+import { domainToASCII } from 'node:url';
 import { type Dispatcher, WebSocket } from 'undici';
 import { z } from 'zod';
 
@@ -42,9 +43,16 @@ export const sessionCookieSchema = z.strictObject({
 /** The most cookies one session holds. */
 export const MAX_SESSION_COOKIES = 2000;
 
-/** `*.example.com`, `.example.com`, `Example.COM.` are all `example.com`. */
-export const normaliseDomain = (domain: string): string =>
-  domain.trim().toLowerCase().replace(/^\*\./, '').replace(/^\.+/, '').replace(/\.$/, '');
+/**
+ * `*.example.com`, `.example.com`, `Example.COM.` are all `example.com`; `Bücher.example` is
+ * `xn--bcher-kva.example`, as a browser stores it. What is not a host name (a port, a path, a
+ * space, a control character) is '', which matches nothing.
+ */
+export const normaliseDomain = (domain: string): string => {
+  const bare = domain.trim().toLowerCase().replace(/^\*\./, '').replace(/^\.+/, '').replace(/\.$/, '');
+  if (bare === '' || /[^\p{L}\p{M}\p{N}._-]/u.test(bare)) return '';
+  return domainToASCII(bare);
+};
 
 /**
  * The required domain a cookie belongs to, or null: a cookie of `example.com` (host-only or
@@ -143,7 +151,9 @@ export async function readCdpCookies(cdpUrl: string, access: CdpAccess): Promise
   try {
     const response = await access.fetch(new URL('/json/version', base), { signal, redirect: 'error' });
     if (!response.ok) throw new CdpReadError(`${base.origin}/json/version answered ${response.status}`);
-    version = (await response.json()) as typeof version;
+    version = JSON.parse(
+      await readCapped(response, MAX_VERSION_BYTES, `${base.origin}/json/version`),
+    ) as typeof version;
   } catch (error) {
     if (error instanceof CdpReadError) throw error;
     // A refusal of the egress guard is the caller's to report as it is.
@@ -219,6 +229,27 @@ function cdpCall(
       done(new CdpReadError(`the browser closed its WebSocket before answering ${method}`)),
     );
   });
+}
+
+/** `/json/version` is a few hundred bytes: an endpoint answering more is not read on. */
+const MAX_VERSION_BYTES = 65_536;
+
+async function readCapped(response: Response, max: number, what: string): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw new CdpReadError(`${what} answered more than ${max / 1024} KiB: not a DevTools endpoint`);
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const messageOf = (error: unknown): string => {

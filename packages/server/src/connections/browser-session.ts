@@ -49,7 +49,12 @@ const invalid = (detail: string, errors?: { path: string; message: string }[]) =
 
 export function browserSessionRoutes(options: BrowserSessionRouteOptions) {
   return async (app: App) => {
-    const egress = createEgressClient({ policy: options.egress.policy });
+    // A DevTools endpoint is an address an org wrote: its Storage.getCookies answer is held to a
+    // size a real browser's comes to (it keeps a cookie to 4 KiB: 2000 of them are 8 MiB), not 128 MiB.
+    const egress = createEgressClient({
+      policy: options.egress.policy,
+      maxWebSocketMessage: 16 * 1024 * 1024,
+    });
     app.addHook('onClose', () => egress.close());
 
     app.get(
@@ -177,7 +182,17 @@ export function browserSessionRoutes(options: BrowserSessionRouteOptions) {
             throw error;
           }
         }
-        const { kept, counts } = keepRequiredCookies(cookies, domains);
+        // A browser's answer is held to what an upload may hold: cookies of the session's shape
+        // (a name, a value up to 16 KiB...), at most MAX_SESSION_COOKIES of the required domains.
+        const { kept, counts } = keepRequiredCookies(
+          cookies.filter((cookie) => sessionCookieSchema.safeParse(cookie).success),
+          domains,
+        );
+        if (kept.length > MAX_SESSION_COOKIES) {
+          throw invalid(
+            `the browser holds ${kept.length} cookies of ${domains.join(', ')}, more than a session keeps (${MAX_SESSION_COOKIES}): clear the browser's cookies, log in again, then capture again`,
+          );
+        }
         if (kept.length === 0) {
           throw invalid(
             `no cookie of ${domains.join(', ')} was captured: log in to ${domains.length === 1 ? 'it' : 'them'} in that browser first, then capture again`,

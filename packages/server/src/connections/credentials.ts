@@ -96,6 +96,12 @@ export interface StoredCredentials {
   displayName?: string | null;
   /** The OAuth scopes granted; undefined leaves what was recorded. */
   grantedScopes?: string[] | null;
+  /**
+   * The same grant renewed (an OAuth refresh): the hosts it was granted for stay as they were.
+   * Only credentials someone sets again are granted for the config of that moment; else a `write`
+   * token that points a feed elsewhere would have the next refresh grant the token there.
+   */
+  renewal?: boolean;
 }
 
 /**
@@ -178,7 +184,7 @@ export async function storeCredentials(
       [connections, input.displayName],
     );
   }
-  for (const id of connections) await grantCredentialHosts(client, id, definition);
+  if (!input.renewal) for (const id of connections) await grantCredentialHosts(client, id, definition);
   return connections;
 }
 

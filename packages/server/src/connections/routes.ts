@@ -327,7 +327,7 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
           if (!current) throw notFound(`connection ${connectionId}`);
           const install = await getInstall(options.pool, org.id, current.connector_key);
           const who = request.caller?.token?.name ?? 'the admin';
-          await forgetCredentials(
+          const moved = await forgetCredentials(
             client,
             {
               orgId: org.id,
@@ -336,6 +336,14 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
             },
             'revoked',
             `revoked by ${who}${reason ? ` (${reason})` : ''}: ${pendingAuth(install?.definition ?? { key: '', name: '', version: '0.0.0' }, connectionId, false)?.replace(/^not connected yet: /, '') ?? 'give it credentials again (PATCH credentials)'}`,
+          );
+          // The OAuth links handed out before (or being answered now) connect nothing any more:
+          // whoever holds one would bind their own account to the revoked connection.
+          await client.query(
+            `UPDATE oauth_attempts SET used_at = coalesce(used_at, now()), outcome = 'failed',
+                    outcome_message = 'the connection was revoked before the provider sent the person back: start again'
+              WHERE org_id = $1 AND connection_id = ANY ($2) AND outcome = 'pending'`,
+            [org.id, moved],
           );
           return {
             connection: toConnection((await connectionById(client, org.id, connectionId)) as ConnectionRow),

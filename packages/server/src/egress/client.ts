@@ -15,6 +15,8 @@ export interface EgressClientOptions {
   tls?: Pick<ConnectionOptions, 'ca' | 'rejectUnauthorized'>;
   /** Milliseconds to establish a connection; default 10 s. */
   connectTimeout?: number;
+  /** The largest WebSocket message taken, in bytes (undici's default: 128 MiB). */
+  maxWebSocketMessage?: number;
 }
 
 /**
@@ -83,7 +85,10 @@ export function createEgressClient(options: EgressClientOptions): EgressClient {
     base(connectOptions, callback);
   };
   // Redirects are followed through the same dispatcher, so every hop connects through `connect`.
-  const dispatcher = new Agent({ connect });
+  const dispatcher = new Agent({
+    connect,
+    ...(options.maxWebSocketMessage ? { webSocket: { maxPayloadSize: options.maxWebSocketMessage } } : {}),
+  });
 
   const guardedFetch = async (input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit) => {
     try {

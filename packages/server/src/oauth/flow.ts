@@ -182,15 +182,26 @@ async function tokenCall(
     redirect: 'error',
     signal: AbortSignal.timeout(15_000),
   });
-  const text = (await response.text()).slice(0, 65_536);
+  const text = await readCapped(response, MAX_ANSWER_BYTES, 'the token endpoint');
   const answer = parseBody(text, response.headers.get('content-type'));
-  const error = typeof answer.error === 'string' ? answer.error : null;
+  const error = typeof answer.error === 'string' ? answer.error.slice(0, 100) : null;
   if (!response.ok || error) {
+    // What the endpoint says is kept (attempts, a connection's errorMessage, a run's): an endpoint
+    // that echoes the request must not carry the client secret, the code or a token along.
+    const redact = redactor([
+      client.clientSecret,
+      headers.authorization?.slice('Basic '.length),
+      ...Object.entries(params)
+        .filter(([name]) => name !== 'grant_type' && name !== 'redirect_uri')
+        .map(([, value]) => value),
+      previous?.accessToken,
+      previous?.refreshToken,
+    ]);
     const description =
       typeof answer.error_description === 'string' ? `: ${answer.error_description.slice(0, 300)}` : '';
     throw new OAuthError(
-      error ?? `http_${response.status}`,
-      `the token endpoint answered ${response.status}${error ? ` ${error}` : ''}${description}`,
+      redact(error ?? `http_${response.status}`),
+      redact(`the token endpoint answered ${response.status}${error ? ` ${error}` : ''}${description}`),
     );
   }
   const accessToken = answer.access_token;
@@ -210,13 +221,55 @@ async function tokenCall(
       typeof answer.refresh_token === 'string' && answer.refresh_token !== ''
         ? answer.refresh_token
         : (previous?.refreshToken ?? null),
+    // A lifetime past what a date can say (`expires_in: 1e20`) is no known expiry, not a failure.
     expiresAt:
-      Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(now + expiresIn * 1000).toISOString() : null,
+      Number.isFinite(expiresIn) && expiresIn > 0 && now + expiresIn * 1000 < MAX_DATE_MS
+        ? new Date(now + expiresIn * 1000).toISOString()
+        : null,
     // RFC 6749 5.1: no scope in the answer means the scope asked for (or held before).
     scope: scope ?? previous?.scope ?? null,
     tokenType: typeof answer.token_type === 'string' ? answer.token_type : null,
     obtainedAt: new Date(now).toISOString(),
   };
+}
+
+/** The most of an OAuth endpoint's answer that is read: past it, the answer is refused unread. */
+const MAX_ANSWER_BYTES = 65_536;
+const MAX_DATE_MS = 8.64e15;
+
+/**
+ * The body of `response`, read up to `max` bytes: an endpoint an org wrote may answer without end,
+ * and a whole-body read would hold all of it in memory until the timeout.
+ */
+async function readCapped(response: Response, max: number, what: string): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw new OAuthError('invalid_response', `${what} answered more than ${max / 1024} KiB`);
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Replaces each of `secrets` (and its URL-encoded form) in a text by `[redacted]`. */
+function redactor(secrets: (string | null | undefined)[]): (text: string) => string {
+  const forms = secrets
+    .filter((secret): secret is string => typeof secret === 'string' && secret.length >= 4)
+    .flatMap((secret) => [
+      secret,
+      encodeURIComponent(secret),
+      encodeURIComponent(secret).replace(/%20/g, '+'),
+    ])
+    .sort((a, b) => b.length - a.length);
+  return (text) => forms.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
 }
 
 function parseBody(text: string, contentType: string | null): Record<string, unknown> {
@@ -251,12 +304,17 @@ export async function userinfo(
   });
   if (!response.ok)
     throw new OAuthError(`http_${response.status}`, `the userinfo endpoint answered ${response.status}`);
-  const info = parseBody((await response.text()).slice(0, 65_536), 'application/json');
+  const info = parseBody(
+    await readCapped(response, MAX_ANSWER_BYTES, 'the userinfo endpoint'),
+    'application/json',
+  );
+  const redact = redactor([token.accessToken, token.refreshToken]);
   const first = (...names: string[]) => {
     for (const name of names) {
       const value = info[name];
+      // Shown on the connection (and the callback page): never a token the endpoint echoed.
       if ((typeof value === 'string' && value !== '') || typeof value === 'number')
-        return String(value).slice(0, 200);
+        return redact(String(value).slice(0, 200));
     }
     return null;
   };

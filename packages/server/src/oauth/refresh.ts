@@ -176,6 +176,7 @@ export async function freshToken(
         method: 'oauth',
         credentials: { ...renewed },
         ...(granted ? { grantedScopes: granted } : {}),
+        renewal: true,
       });
       if (granted) await fitFeedsToScopes(client, moved, owner.definition, granted);
       return { token: renewed };

@@ -407,10 +407,19 @@ export function oauthRoutes(options: OAuthRouteOptions) {
           grantedScopes: granted,
         });
         await fitFeedsToScopes(db, moved, install.definition, granted);
+        // Revoked while the provider answered (revoke settles the attempt): nothing is kept.
+        const { rows: still } = await db.query<{ outcome: string }>(
+          'SELECT outcome FROM oauth_attempts WHERE id = $1 FOR UPDATE',
+          [attempt.id],
+        );
+        if (still[0]?.outcome !== 'pending') throw new RevokedMeanwhile();
         await db.query(`SELECT pg_notify('svc_runs', '')`);
       });
       outcome = { ...who, granted };
     } catch (error) {
+      if (error instanceof RevokedMeanwhile) {
+        return refused('Not connected', 'The connection was revoked while you were at the provider.', again);
+      }
       const text = error instanceof Error ? error.message : String(error);
       await settle('failed', `the code could not be exchanged for a token: ${text}`);
       return refused('Not connected', `The provider's token endpoint did not give a token (${text}).`, again);
@@ -437,6 +446,8 @@ export function oauthRoutes(options: OAuthRouteOptions) {
     };
   }
 }
+
+class RevokedMeanwhile extends Error {}
 
 function missingFeedScopes(definition: ConnectorDefinition, granted: string[]): string[] {
   const held = new Set(granted);

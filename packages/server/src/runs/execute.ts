@@ -340,7 +340,9 @@ async function converse(
                 ? { status: 'completed', actionOutput: result.output ?? null }
                 : {
                     status: 'failed',
-                    errorMessage: result.error ?? 'the action reported a failure without saying why',
+                    errorMessage: logs.hide(
+                      result.error ?? 'the action reported a failure without saying why',
+                    ),
                     actionOutput: result.output ?? null,
                   },
             ),
@@ -488,18 +490,21 @@ async function finish(
   outcome: { status: 'failed' | 'timeout'; errorMessage: string },
   refused: RunScope | null = null,
 ): Promise<void> {
-  logs.add(serverLine('error', outcome.errorMessage));
+  // The message is often the connector's own (an error that echoes a request): it is kept on the
+  // run and the connection, which read tokens see, so the run's secrets are taken out as from its log.
+  const errorMessage = logs.hide(outcome.errorMessage);
+  logs.add(serverLine('error', errorMessage));
   await whileHeld(deps.pool, run, async (client) => {
     await logs.flush(client, run.id);
-    await endRun(client, run, outcome);
+    await endRun(client, run, { ...outcome, errorMessage });
     if (refused) {
       await client.query(
         `UPDATE connections SET status = 'error', error_message = $2, updated_at = now() WHERE id = $1 AND status = 'active'`,
         [
           refused.connectionId,
           sessionOnly(refused)
-            ? `the service refused its browser session (${outcome.errorMessage}): ${captureAgain(refused.connectionId)}`
-            : `its credentials were refused: ${outcome.errorMessage}; ${
+            ? `the service refused its browser session (${errorMessage}): ${captureAgain(refused.connectionId)}`
+            : `its credentials were refused: ${errorMessage}; ${
                 refused.credentials
                   ? `reconnect it with \`svc connection connect ${refused.connectionId}\``
                   : 'give it new credentials (PATCH the connection)'

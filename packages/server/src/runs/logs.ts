@@ -17,6 +17,8 @@ export function createLogBuffer(secrets: string[]) {
   const hide = (text: string) =>
     secrets.reduce((t, s) => (s.length >= 4 ? t.replaceAll(s, '[redacted]') : t), text);
   return {
+    /** `text` with every secret of the run replaced: for what the run keeps besides its log (its errorMessage). */
+    hide,
     add(entry: LogEntry) {
       pending.push(entry);
       if (pending.length > RUN_LOG_LINES) {
