@@ -33,6 +33,9 @@ CREATE TABLE org_credentials (
   account_id      text,
   -- When its OAuth token is due for renewal (from the sealed expiresAt), for the renewal chore.
   token_renew_at timestamptz,
+  -- The hosts the grant was given for when a person connected it (grants.ts): every connection of
+  -- the grant gets these, not whatever its own config names.
+  granted_hosts   text[],
   updated_at      timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (org_id, connector_key),
   FOREIGN KEY (org_id, connector_key) REFERENCES connector_definitions ON DELETE CASCADE

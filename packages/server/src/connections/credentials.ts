@@ -184,7 +184,17 @@ export async function storeCredentials(
       [connections, input.displayName],
     );
   }
-  if (!input.renewal) for (const id of connections) await grantCredentialHosts(client, id, definition);
+  if (input.renewal) return connections;
+  const hosts = await grantCredentialHosts(client, connectionId, definition);
+  if (connections.length > 1 || credentialScope(definition, input.method) === 'organization') {
+    // An org-wide grant goes where it was given for, from the connection the person connected:
+    // another connection's config (which a `write` token may have written) grants it nothing new.
+    await client.query(
+      'UPDATE org_credentials SET granted_hosts = $3 WHERE org_id = $1 AND connector_key = $2',
+      [orgId, definition.key, hosts],
+    );
+    await client.query('UPDATE connections SET granted_hosts = $2 WHERE id = ANY ($1)', [connections, hosts]);
+  }
   return connections;
 }
 

@@ -1,7 +1,7 @@
 import type { ConnectorDefinition } from '@svc/connector-sdk';
 import type { Pool, PoolClient } from 'pg';
 import { transaction } from '../db/transaction.js';
-import { storeCredentials } from './credentials.js';
+import { lockCredentials, storeCredentials } from './credentials.js';
 import { grantCredentialHosts } from './grants.js';
 import { pendingAuth, renderDisplayName, runConfig, schemaDetails } from './model.js';
 import { fitFeedsToScopes } from './scopes.js';
@@ -122,21 +122,27 @@ async function connectCredentials(
     if (granted) await fitFeedsToScopes(client, [connectionId], definition, granted);
     return;
   }
+  // Read under the grant's lock: a revoke at the same moment either comes first or waits.
+  await lockCredentials(client, orgId, definition.key);
   const { rows } = await client.query<{
     credential_keys: string[];
     granted_scopes: string[] | null;
     account_id: string | null;
+    granted_hosts: string[] | null;
   }>(
-    'SELECT credential_keys, granted_scopes, account_id FROM org_credentials WHERE org_id = $1 AND connector_key = $2',
+    `SELECT credential_keys, granted_scopes, account_id, granted_hosts FROM org_credentials
+      WHERE org_id = $1 AND connector_key = $2`,
     [orgId, definition.key],
   );
   const grant = rows[0];
   if (grant) {
+    // The grant goes where the person gave it for, not where this new connection's config says.
     await client.query(
-      'UPDATE connections SET credential_keys = $2, granted_scopes = $3, account_id = $4 WHERE id = $1',
-      [connectionId, grant.credential_keys, grant.granted_scopes, grant.account_id],
+      `UPDATE connections SET credential_keys = $2, granted_scopes = $3, account_id = $4, granted_hosts = $5
+        WHERE id = $1`,
+      [connectionId, grant.credential_keys, grant.granted_scopes, grant.account_id, grant.granted_hosts],
     );
-    await grantCredentialHosts(client, connectionId, definition);
+    if (grant.granted_hosts === null) await grantCredentialHosts(client, connectionId, definition);
     if (grant.granted_scopes)
       await fitFeedsToScopes(client, [connectionId], definition, grant.granted_scopes);
     return;

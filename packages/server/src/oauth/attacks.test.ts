@@ -9,6 +9,11 @@ import { parseEgressAllow } from '../egress/policy.js';
 import { oauthFetch } from './egress.js';
 import { freshToken, RefreshFailedError } from './refresh.js';
 
+/** Half a 60-second token's life later, when it is due for renewal. */
+const LATER = { now: () => Date.now() + 45_000 };
+/** Long after any token these tests are given expired. */
+const EXPIRED = { now: () => Date.now() + 600_000 };
+
 /**
  * Attacks on the OAuth boundary (issue 18): the `state`, what a hostile or echoing token endpoint
  * can make svc store or show, the URLs an org writes, another org's ids, and the refresh under a
@@ -357,7 +362,10 @@ describe('attack 2: credentials leaking through what the token endpoint echoes',
           error,
           error_description: `bad refresh_token ${form.refresh_token} for ${form.client_secret}`,
         });
-      const thrown = await freshToken(deps(), await ownerOf('atk-echo-rt', id)).catch((e: Error) => e);
+      // Past its expiry: a failure that may pass fails the renewal too once the token is gone.
+      const thrown = await freshToken(deps(), await ownerOf('atk-echo-rt', id), EXPIRED).catch(
+        (e: Error) => e,
+      );
       expect(thrown).toBeInstanceOf(RefreshFailedError);
       const after = await connection(id);
       for (const secret of [refresh, access, CLIENT_SECRET]) {
@@ -539,10 +547,9 @@ describe("attack 4: another org's ids, and a read token", () => {
     expect((await connection(ours)).status).toBe('active');
   });
 
-  // Proposed fix (not made: needs the grant's hosts kept on org_credentials): a connection that
-  // joins an org-wide grant is granted the hosts the grant was given for when the person connected,
-  // not whatever its own new config names.
-  it.fails("a write token's new connection of an org-wide grant does not get the org's token granted for the host its config names", async () => {
+  // A connection that joins an org-wide grant is granted the hosts the grant was given for when the
+  // person connected, not whatever its own new config names.
+  it("a write token's new connection of an org-wide grant does not get the org's token granted for the host its config names", async () => {
     const evil = await startEvil();
     await install('atk-wide-new', {
       authorizationUrl: `${evil.url}/authorize`,
@@ -634,7 +641,7 @@ describe('attack 5: a hostile token endpoint at refresh', () => {
     async (_label, expiresIn, want) => {
       const { evil, owner, id } = await connectedWith(`atk-exp-${_label.toLowerCase()}`);
       evil.token = (_form, res) => json(res, 200, { access_token: 'at-second', expires_in: expiresIn });
-      const token = await freshToken(deps(), owner);
+      const token = await freshToken(deps(), owner, LATER);
       expect(token?.accessToken).toBe('at-second');
       // The refresh token the provider did not rotate is kept.
       expect(token?.refreshToken).toBe('rt-first');
@@ -647,7 +654,7 @@ describe('attack 5: a hostile token endpoint at refresh', () => {
   it('expires_in huge (1e20): the renewed token is kept, not refused as an "Invalid time value"', async () => {
     const { evil, owner, id } = await connectedWith('atk-exp-huge');
     evil.token = (_form, res) => json(res, 200, { access_token: 'at-huge', expires_in: 1e20 });
-    const token = await freshToken(deps(), owner).catch((e: Error) => e);
+    const token = await freshToken(deps(), owner, LATER).catch((e: Error) => e);
     expect(token).not.toBeInstanceOf(Error);
     expect((token as { accessToken: string }).accessToken).toBe('at-huge');
     expect((await connection(id)).status).toBe('active');
@@ -656,13 +663,13 @@ describe('attack 5: a hostile token endpoint at refresh', () => {
   it('an empty refresh_token in the answer keeps the old one; an empty or missing access_token is a failure, not the old token in silence', async () => {
     const { evil, owner, id } = await connectedWith('atk-empty');
     evil.token = (_form, res) => json(res, 200, { access_token: 'at-2', refresh_token: '', expires_in: 60 });
-    expect((await freshToken(deps(), owner))?.refreshToken).toBe('rt-first');
+    expect((await freshToken(deps(), owner, LATER))?.refreshToken).toBe('rt-first');
     for (const body of [{ access_token: '' }, { access_token: 42 }, 'not json at all', [1, 2]]) {
       evil.token = (_form, res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(typeof body === 'string' ? body : JSON.stringify(body));
       };
-      const thrown = await freshToken(deps(), owner).catch((e: Error) => e);
+      const thrown = await freshToken(deps(), owner, EXPIRED).catch((e: Error) => e);
       expect(thrown, JSON.stringify(body)).toBeInstanceOf(RefreshFailedError);
       expect((await connection(id)).status).toBe('error');
     }
@@ -680,7 +687,7 @@ describe('attack 5: a hostile token endpoint at refresh', () => {
       res.on('close', () => clearInterval(timer));
     };
     const started = Date.now();
-    const thrown = await freshToken(deps(), owner).catch((e: Error) => e);
+    const thrown = await freshToken(deps(), owner, LATER).catch((e: Error) => e);
     expect(thrown).toBeInstanceOf(RefreshFailedError);
     expect(Date.now() - started).toBeLessThan(5000);
   }, 30_000);
@@ -713,7 +720,9 @@ describe('attack 5: a hostile token endpoint at refresh', () => {
     // ...until the token is renewed, which nobody set again.
     evil.token = (_form, res) =>
       json(res, 200, { access_token: 'at-regrant-2', refresh_token: 'rt-regrant-2', expires_in: 3600 });
-    expect((await freshToken(deps(), await ownerOf('atk-regrant', id)))?.accessToken).toBe('at-regrant-2');
+    expect((await freshToken(deps(), await ownerOf('atk-regrant', id), LATER))?.accessToken).toBe(
+      'at-regrant-2',
+    );
     expect(await granted()).not.toContain('attacker.example');
     expect(await granted()).toContain('api.service.test');
   });
@@ -742,8 +751,8 @@ describe('attack 5: a hostile token endpoint at refresh', () => {
       );
     };
     const [ta, tb] = await Promise.all([
-      freshToken(deps(), await ownerOf('atk-wide-race', a)),
-      freshToken(deps(), await ownerOf('atk-wide-race', b)),
+      freshToken(deps(), await ownerOf('atk-wide-race', a), LATER),
+      freshToken(deps(), await ownerOf('atk-wide-race', b), LATER),
     ]);
     expect(evil.calls.filter((c) => c.form.grant_type === 'refresh_token')).toHaveLength(1);
     expect(ta?.accessToken).toBe('at-w2-1');

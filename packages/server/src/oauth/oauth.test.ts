@@ -50,9 +50,12 @@ import { createHttpClient, defineConnector } from '@svc/connector-sdk';
 const items = (feed) => async (ctx) => {
   const http = createHttpClient({ baseUrl: '${fake.url}', headers: { authorization: 'Bearer ' + ctx.credentials.accessToken } });
   const { data } = await http.get('/api/items');
+  // Told to (by its config), it takes its time and rotates the token itself, as some connectors do.
+  if (ctx.config.rotateAfterMs) await new Promise((resolve) => setTimeout(resolve, ctx.config.rotateAfterMs));
   return {
     events: data.map((item) => ({ origin_id: '${key}-' + feed + '-' + item.id, payload_text: item.title, occurred_at: new Date(Date.UTC(2026, 0, 1)) })),
     checkpoint: null,
+    ...(ctx.config.rotateAfterMs ? { auth_update: { accessToken: 'rotated-by-the-connector' } } : {}),
   };
 };
 export default defineConnector({
@@ -417,6 +420,30 @@ describe('refreshing tokens', () => {
     expect(b?.accessToken).toBe(a?.accessToken);
   });
 
+  it('keeps the connection when a renewal fails for a reason that may pass, while the token is good; says to reconnect once it is not', async () => {
+    const { provider, connectionId, items } = await connected('hub-flaky', { expiresIn: 4 });
+    provider.settings.refreshStatus = 503;
+    const run = await syncAndWait(items);
+    expect(run.status, run.errorMessage).toBe('completed');
+    expect(bearers(provider)).toEqual([provider.issued()[0]]);
+    const logs = (await call('GET', `/api/default/runs/${run.id}/logs`)).body.lines.map(
+      (l: { msg: string }) => l.msg,
+    );
+    expect(logs.join('\n')).toContain('the token could not be renewed');
+    expect((await call('GET', `/api/default/connections/${connectionId}`)).body.connection.status).toBe(
+      'active',
+    );
+
+    // Expired, and the provider still down: now the connection says so.
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    const failed = await syncAndWait(items);
+    expect(failed.status).toBe('failed');
+    const connection = (await call('GET', `/api/default/connections/${connectionId}`)).body.connection;
+    expect(connection.status).toBe('error');
+    expect(connection.errorMessage).toContain(`reconnect it with \`svc connection connect ${connectionId}\``);
+    expect(bearers(provider)).toHaveLength(1);
+  });
+
   it('moves the connection to revoked when the provider answers invalid_grant, saying to reconnect and how', async () => {
     const { provider, connectionId, items } = await connected('hub-revoked', { expiresIn: 2 });
     provider.revokeGrants();
@@ -462,6 +489,48 @@ describe('renewing tokens nobody is using', () => {
     } finally {
       await chores.close(1000);
     }
+  });
+});
+
+describe("a run's auth_update", () => {
+  it('is dropped when the connection was revoked or reconnected during the run: a stale rotation undoes neither', async () => {
+    const provider = await fake();
+    await installConnector('hub-rotate', provider);
+    const made = await call('POST', '/api/default/connections', {
+      body: { connectorKey: 'hub-rotate', config: { rotateAfterMs: 1500 } },
+    });
+    const id = made.body.connection.id;
+    await server.pool.query(
+      `UPDATE feeds SET next_sync_at = now() + interval '1 day' WHERE connection_id = $1`,
+      [id],
+    );
+    const items = made.body.feeds.find((f: { feedKey: string }) => f.feedKey === 'items').id;
+    await connect(id, provider);
+
+    // Revoked while the sync runs: it stays revoked, holding nothing.
+    const revokedDuring = syncAndWait(items);
+    await until('the sync is under way', () => bearers(provider).length === 1);
+    await call('POST', `/api/default/connections/${id}/revoke`);
+    const run = await revokedDuring;
+    expect(run.status).toBe('completed');
+    const logs = (await call('GET', `/api/default/runs/${run.id}/logs`)).body.lines.map(
+      (l: { msg: string }) => l.msg,
+    );
+    expect(logs.join('\n')).toContain('its auth_update was dropped');
+    const { rows } = await server.pool.query('SELECT status, credentials FROM connections WHERE id = $1', [
+      id,
+    ]);
+    expect(rows[0]).toMatchObject({ status: 'revoked', credentials: null });
+
+    // Reconnected while the sync runs: the new grant stays.
+    await connect(id, provider);
+    const reconnectedDuring = syncAndWait(items);
+    await until('the second sync is under way', () => bearers(provider).length === 2);
+    await connect(id, provider);
+    expect((await reconnectedDuring).status).toBe('completed');
+    const next = await syncAndWait(items);
+    expect(next.status).toBe('completed');
+    expect(bearers(provider).at(-1)).toBe(provider.issued().at(-2));
   });
 });
 

@@ -150,7 +150,12 @@ export async function freshToken(
           await forgetCredentials(client, owner, 'revoked', message, 'oauth');
           return { failure: new RefreshFailedError(message, 'revoked') };
         }
-        const stillGood = options.refused === undefined && expiresAt > now();
+        // A timeout, a refused connection, a 5xx or 429 may pass; anything else the provider said will not.
+        const mayPass =
+          !(error instanceof OAuthError) ||
+          /^http_(5\d\d|429)$/.test(error.error) ||
+          error.error === 'temporarily_unavailable';
+        const stillGood = mayPass && options.refused === undefined && expiresAt > now();
         if (stillGood) {
           await later(new Date(Math.min(now() + RENEWAL_RETRY_MS, expiresAt)));
           options.warn?.(

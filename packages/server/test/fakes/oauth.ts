@@ -26,6 +26,8 @@ export interface FakeOAuthSettings {
   deny: boolean;
   /** Milliseconds the token endpoint takes to answer a refresh (to make refreshes overlap). */
   refreshDelayMs: number;
+  /** The token endpoint is down for refreshes: it answers this status (503: `temporarily_unavailable`). */
+  refreshStatus?: number;
 }
 
 export interface RecordedCall {
@@ -200,6 +202,7 @@ export async function startFakeOAuth(settings: Partial<FakeOAuthSettings> = {}):
       if (form.grant_type === 'refresh_token') {
         if (current.refreshDelayMs > 0)
           await new Promise((resolve) => setTimeout(resolve, current.refreshDelayMs));
+        if (current.refreshStatus) return json(current.refreshStatus, { error: 'temporarily_unavailable' });
         const grant = refreshTokens.get(form.refresh_token ?? '');
         if (!grant)
           return json(400, {
