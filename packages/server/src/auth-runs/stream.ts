@@ -9,6 +9,7 @@
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
 import { type ChannelListener, listenToChannels } from '../db/notifications.js';
+import { openEventStream } from '../http/event-stream.js';
 import { AUTH_RUNS_CHANNEL } from './signals.js';
 
 export const FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled', 'timeout']);
@@ -84,16 +85,7 @@ export async function createAuthRunStreams(
   return {
     open(reply, runId, after) {
       listen();
-      const res = reply.raw;
-      reply.hijack();
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-        'x-accel-buffering': 'no',
-        connection: 'keep-alive',
-      });
-      res.write('retry: 1000\n\n');
+      const res = openEventStream(reply);
       let last = after;
       let ended = false;
       let reading = false;

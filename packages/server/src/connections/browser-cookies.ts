@@ -9,6 +9,7 @@
 import { domainToASCII } from 'node:url';
 import { type Dispatcher, WebSocket } from 'undici';
 import { z } from 'zod';
+import { readCapped } from '../egress/read.js';
 
 /** A cookie as `ctx.sessionState.cookies` holds it (the SDK's `BrowserCookie`). */
 export interface SessionCookie {
@@ -152,7 +153,7 @@ export async function readCdpCookies(cdpUrl: string, access: CdpAccess): Promise
     const response = await access.fetch(new URL('/json/version', base), { signal, redirect: 'error' });
     if (!response.ok) throw new CdpReadError(`${base.origin}/json/version answered ${response.status}`);
     version = JSON.parse(
-      await readCapped(response, MAX_VERSION_BYTES, `${base.origin}/json/version`),
+      await readCappedOr(response, MAX_VERSION_BYTES, `${base.origin}/json/version`),
     ) as typeof version;
   } catch (error) {
     if (error instanceof CdpReadError) throw error;
@@ -234,22 +235,11 @@ function cdpCall(
 /** `/json/version` is a few hundred bytes: an endpoint answering more is not read on. */
 const MAX_VERSION_BYTES = 65_536;
 
-async function readCapped(response: Response, max: number, what: string): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      throw new CdpReadError(`${what} answered more than ${max / 1024} KiB: not a DevTools endpoint`);
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
+async function readCappedOr(response: Response, max: number, what: string): Promise<string> {
+  const text = await readCapped(response, max);
+  if (text === null)
+    throw new CdpReadError(`${what} answered more than ${max / 1024} KiB: not a DevTools endpoint`);
+  return text;
 }
 
 const messageOf = (error: unknown): string => {

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Pool } from 'pg';
+import { openEventStream } from '../http/event-stream.js';
 import { eventsAfterMany, type StoredEvent } from '../turns/events.js';
 import type { ConversationHub } from '../turns/hub.js';
 
@@ -187,17 +188,7 @@ function openStream(
     wake: (stream: OpenStream) => void;
   },
 ): void {
-  const res = reply.raw;
-  reply.hijack();
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    // nginx and friends would otherwise hold the stream back in their buffers.
-    'x-accel-buffering': 'no',
-    connection: 'keep-alive',
-  });
-  res.write('retry: 1000\n\n');
+  const res = openEventStream(reply);
 
   let last = afterSeq;
   let ended = false;

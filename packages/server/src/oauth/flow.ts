@@ -8,6 +8,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { ConnectorDefinition, OAuthAuthMethod } from '@svc/connector-sdk';
+import { readCapped } from '../egress/read.js';
 
 /** The token svc keeps for an OAuth connection (sealed), which runs get as `SyncCredentials`. */
 export interface OAuthToken {
@@ -182,7 +183,7 @@ async function tokenCall(
     redirect: 'error',
     signal: AbortSignal.timeout(15_000),
   });
-  const text = await readCapped(response, MAX_ANSWER_BYTES, 'the token endpoint');
+  const text = await readCappedOr(response, MAX_ANSWER_BYTES, 'the token endpoint');
   const answer = parseBody(text, response.headers.get('content-type'));
   const error = typeof answer.error === 'string' ? answer.error.slice(0, 100) : null;
   if (!response.ok || error) {
@@ -237,26 +238,11 @@ async function tokenCall(
 const MAX_ANSWER_BYTES = 65_536;
 const MAX_DATE_MS = 8.64e15;
 
-/**
- * The body of `response`, read up to `max` bytes: an endpoint an org wrote may answer without end,
- * and a whole-body read would hold all of it in memory until the timeout.
- */
-async function readCapped(response: Response, max: number, what: string): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      throw new OAuthError('invalid_response', `${what} answered more than ${max / 1024} KiB`);
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** The body of `response` up to `max` bytes, or the failure of an answer longer than that. */
+async function readCappedOr(response: Response, max: number, what: string): Promise<string> {
+  const text = await readCapped(response, max);
+  if (text === null) throw new OAuthError('invalid_response', `${what} answered more than ${max / 1024} KiB`);
+  return text;
 }
 
 /** Replaces each of `secrets` (and its URL-encoded form) in a text by `[redacted]`. */
@@ -305,7 +291,7 @@ export async function userinfo(
   if (!response.ok)
     throw new OAuthError(`http_${response.status}`, `the userinfo endpoint answered ${response.status}`);
   const info = parseBody(
-    await readCapped(response, MAX_ANSWER_BYTES, 'the userinfo endpoint'),
+    await readCappedOr(response, MAX_ANSWER_BYTES, 'the userinfo endpoint'),
     'application/json',
   );
   const redact = redactor([token.accessToken, token.refreshToken]);
