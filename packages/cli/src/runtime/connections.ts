@@ -81,6 +81,11 @@ export async function connectionCreate(
   const waiting = feeds.find(
     (feed) => feed.status === 'paused' && feed.lastError?.startsWith('needs config'),
   );
+  // Connected by a person first (OAuth, a browser session, an interactive sign-in): say how.
+  if (connection.status === 'error' && connection.errorMessage) {
+    io.err(connection.errorMessage.replaceAll('`', ''));
+    return;
+  }
   if (waiting) io.err(`set a feed's config: svc feed configure ${waiting.id} --config key=value ...`);
   const ready = feeds.find((feed) => feed.status === 'active');
   if (ready) io.err(`sync now: svc feed sync ${ready.id} --follow`);

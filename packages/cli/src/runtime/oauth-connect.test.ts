@@ -6,6 +6,7 @@ import { type FakeOAuth, startFakeOAuth } from '../../../server/test/fakes/oauth
 import { createToken, startTestServer, type TestServer } from '../../../server/test/harness.js';
 import { type RecordingProxy, startRecordingProxy } from '../../test/recording-proxy.js';
 import type { RuntimeIo } from './api.js';
+import { connectionCreate } from './connections.js';
 import { connectionConnect, connectionRevoke } from './oauth-connect.js';
 
 /**
@@ -82,6 +83,16 @@ afterAll(async () => {
 });
 
 describe('svc connection connect', () => {
+  it('is what svc connection create says to run for a connector a person connects', async () => {
+    const out = io();
+    await connectionCreate('hub', {}, out);
+    const id = Number(out.lines[0]?.match(/created connection (\d+)/)?.[1]);
+    expect(out.lines[0]).toBe(`created connection ${id}: hub (error)`);
+    expect(out.errors).toEqual([
+      `not connected yet: connect it with svc connection connect ${id} (OAuth consent)`,
+    ]);
+  });
+
   it('prints the URL, waits for the person, and reports the connection; no token crosses the CLI', async () => {
     const id = await newConnection();
     const out = io();

@@ -216,6 +216,11 @@ const freshTargets: Record<string, () => Promise<string>> = {
     return agentId;
   },
   tokenId: async () => (await createToken(server, ORG, ['read'])).id,
+  connectionId: async () => {
+    const res = await server.call('POST', `/api/${ORG}/connections`, { body: { connectorKey: 'rss' } });
+    if (res.status >= 300) throw new Error(`connection creation failed: ${JSON.stringify(res.body)}`);
+    return String(res.body.connection.id);
+  },
   // An action run waiting for approval, as the action route leaves one: cancelled, approved or rejected once.
   runId: async () => {
     const { rows } = await server.pool.query<{ id: string }>(
@@ -262,7 +267,9 @@ async function pathOf(route: RegisteredRoute, fresh: boolean): Promise<string> {
   const once =
     route.method === 'DELETE' ||
     route.url.includes('/approvals/') ||
-    (route.method === 'POST' && /\/runs\/:runId\/\w+$/.test(route.url));
+    (route.method === 'POST' && /\/runs\/:runId\/\w+$/.test(route.url)) ||
+    // A revoke leaves the connection revoked: the fixture's must stay connected for the others.
+    route.url.endsWith('/revoke');
   const target = once && fresh ? names.at(-1) : undefined;
   let path = route.url;
   for (const name of names) {

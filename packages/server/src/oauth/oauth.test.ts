@@ -551,6 +551,11 @@ describe('revoking and org-wide grants', () => {
       made.connection.id,
     ]);
     expect(rows[0].credentials).toBeNull();
+    // A sync asked for now would wait for a reconnect forever: refused, saying how.
+    const items = made.feeds.find((f) => f.feedKey === 'items')?.id;
+    const refused = await call('POST', `/api/default/feeds/${items}/sync`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toContain(`svc connection connect ${made.connection.id}`);
     await connect(made.connection.id, provider);
     expect((await call('GET', `/api/default/connections/${made.connection.id}`)).body.connection.status).toBe(
       'active',

@@ -116,11 +116,13 @@ export function runRoutes(options: RunRouteOptions) {
           summary: 'Sync a feed now',
           description:
             'A pending sync run of the feed, or the one already open (pending or running): asking twice ' +
-            'makes one run. `created` says which. The run starts once a worker takes it, if its connection is active.',
+            'makes one run. `created` says which. The run starts once a worker takes it, if its connection is active ' +
+            "(a paused one's waits until it is resumed); a connection in `error` or `revoked` is 409, saying how to connect it again.",
           params: orgParams.extend({ feedId: z.string().max(20) }),
           body: noBody,
           response: {
             202: z.object({ run: runRecordSchema, created: z.boolean() }),
+            409: problemResponse('The connection is in error or revoked: it needs connecting again'),
             ...problemResponses,
           },
         },
@@ -129,6 +131,22 @@ export function runRoutes(options: RunRouteOptions) {
         const org = orgOf(request);
         const { feedId } = request.params;
         if (!isId(feedId)) throw notFound(`feed ${feedId}`);
+        // A connection that needs a person (reconnecting, new credentials) would hold the run forever.
+        const { rows: held } = await pool.query<{ id: string; status: string; error_message: string | null }>(
+          `SELECT c.id, c.status, c.error_message FROM feeds f JOIN connections c ON c.id = f.connection_id
+            WHERE f.org_id = $1 AND f.id = $2`,
+          [org.id, feedId],
+        );
+        const connection = held[0];
+        if (connection && (connection.status === 'error' || connection.status === 'revoked')) {
+          throw new ProblemError(
+            409,
+            'conflict',
+            `connection ${connection.id} is ${connection.status}${
+              connection.error_message ? ` (${connection.error_message})` : ''
+            }: its feeds sync once it is connected again`,
+          );
+        }
         let requested = await requestSync(pool, org.id, feedId);
         // Null also when the open sync ended between its insert and its look-up: once more, then.
         if (!requested && (await feedExists(pool, org.id, feedId))) {
