@@ -47,6 +47,12 @@ export default defineConnector({
   },
 });`;
 
+/** Shows a code and waits (for a minute): long enough for any Ctrl-C. */
+const TV = SHORT.replace("key: 'short', name: 'Short'", "key: 'tv', name: 'TV'").replace(
+  'timeoutSec: 2',
+  'timeoutSec: 60',
+);
+
 const LOGIN = `
 import { defineConnector } from '@svc/connector-sdk';
 export default defineConnector({
@@ -68,7 +74,7 @@ beforeAll(async () => {
   server = await startTestServer({ connectorSourceInstalls: true });
   admin = (await createToken(server, 'default', ['admin'])).secret;
   dir = await mkdtemp(join(tmpdir(), 'svc-auth-'));
-  for (const source of [PHONE, SHORT, LOGIN]) {
+  for (const source of [PHONE, SHORT, TV, LOGIN]) {
     const res = await server.call('POST', '/api/default/connectors', { body: { source } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
@@ -175,11 +181,20 @@ describe('svc connection auth', () => {
     ]);
   }, 60_000);
 
-  it('prints a redirect and waits; Ctrl-C cancels the run and exits 2', async () => {
+  it('prints a redirect, posts the address the person pastes, and the connection is authenticated', async () => {
     const id = await connect('login');
-    const child = svc(['connection', 'auth', id], env());
-    await waitFor(child, /waiting for the sign-in to finish there/);
+    const child = svc(['connection', 'auth', id], env(), undefined, 'https://example.com/back?code=42\n');
+    expect(await exited(child), child.output()).toBe(0);
     expect(child.output()).toContain('  https://example.com/login');
+    expect(child.output()).toContain(`connection ${id} is authenticated`);
+    const { rows } = await server.pool.query('SELECT credential_keys FROM connections WHERE id = $1', [id]);
+    expect(rows[0].credential_keys).toEqual(['url']);
+  }, 60_000);
+
+  it('Ctrl-C cancels the run and exits 2', async () => {
+    const id = await connect('tv');
+    const child = svc(['connection', 'auth', id], env());
+    await waitFor(child, /WXYZ-1234/);
     child.kill('SIGINT');
     expect(await exited(child), child.output()).toBe(2);
     expect(child.output()).toMatch(/auth run (\d+) ended cancelled/);

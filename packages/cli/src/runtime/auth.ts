@@ -184,6 +184,25 @@ async function follow(
         );
         if (!flags.json) io.err('sent; waiting for the connector');
       }
+      if (artifact.type === 'redirect') {
+        // The landing page of a terminal's sign-in is the person: the address they end up on is
+        // what the connector awaits (its code, its token), posted as `{url}`.
+        const url = await ask({
+          key: 'url',
+          label: 'Paste the address the sign-in sent you to',
+          kind: 'text',
+          required: true,
+        });
+        await api.call(
+          'POST',
+          `/auth-runs/${runId}/signals/${encodeURIComponent(artifact.awaitSignal)}`,
+          { url },
+          {
+            conflict: 'the auth run ended before the address reached it',
+          },
+        );
+        if (!flags.json) io.err('sent; waiting for the connector');
+      }
     }
     if (!final && ++drops > RECONNECTS) throw new Error("lost the auth run's stream");
   }
@@ -216,7 +235,7 @@ async function show(artifact: AuthArtifact, flags: AuthFlags, io: RuntimeIo): Pr
     case 'redirect':
       say(instructions ?? 'Open this address to sign in:');
       say(`  ${artifact.url}`);
-      say('waiting for the sign-in to finish there...');
+      say('once signed in, paste the address your browser ends up on.');
       return;
     case 'prompt':
       say(instructions ?? 'The connector asks:');

@@ -125,19 +125,29 @@ export function pendingAuth(
 ): string | null {
   const methods = definition.authSchema?.methods ?? [];
   if (hasCredentials || methods.length === 0 || methods.some((m) => m.type === 'none')) return null;
-  const waiting = methods.filter(
+  const how = connectCommands(definition, connectionId);
+  return how ? `not connected yet: connect it with ${how}` : null;
+}
+
+/**
+ * The commands that connect a connection again through the methods a person completes (the
+ * required ones), or null when it has none: "`svc connection connect 7` (OAuth consent)".
+ */
+export function connectCommands(definition: ConnectorDefinition, connectionId: string): string | null {
+  const waiting = (definition.authSchema?.methods ?? []).filter(
     (m) =>
       (PERSON_METHODS as readonly string[]).includes(m.type) && !('required' in m && m.required === false),
   );
   if (waiting.length === 0) return null;
-  const how = waiting.map((m) =>
-    m.type === 'oauth'
-      ? `\`svc connection connect ${connectionId}\` (OAuth consent)`
-      : m.type === 'browser'
-        ? `\`svc memory browser-auth --connection ${connectionId}\` (a browser session)`
-        : `\`svc connection auth ${connectionId}\` (the connector's sign-in)`,
-  );
-  return `not connected yet: connect it with ${how.join(' or ')}`;
+  return waiting
+    .map((m) =>
+      m.type === 'oauth'
+        ? `\`svc connection connect ${connectionId}\` (OAuth consent)`
+        : m.type === 'browser'
+          ? `\`svc memory browser-auth --connection ${connectionId}\` (a browser session)`
+          : `\`svc connection auth ${connectionId}\` (the connector's sign-in)`,
+    )
+    .join(' or ');
 }
 
 /** The feeds a new connection gets: every one of the definition's, except those users manage. */

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Pool, PoolClient } from 'pg';
 import { executeAuthRun } from '../auth-runs/execute.js';
 import { grantCredentialHosts, ungrantedConfig, urlHosts } from '../connections/grants.js';
+import { connectCommands } from '../connections/model.js';
 import {
   browserMethodOf,
   captureAgain,
@@ -504,10 +505,9 @@ async function finish(
           refused.connectionId,
           sessionOnly(refused)
             ? `the service refused its browser session (${errorMessage}): ${captureAgain(refused.connectionId)}`
-            : `its credentials were refused: ${errorMessage}; ${
-                refused.credentials
-                  ? `reconnect it with \`svc connection connect ${refused.connectionId}\``
-                  : 'give it new credentials (PATCH the connection)'
+            : `its credentials were refused: ${errorMessage}; connect it again with ${
+                connectCommands(refused.definition, refused.connectionId) ??
+                'new credentials (PATCH the connection)'
               }`,
         ],
       );
