@@ -2,7 +2,7 @@ import type { AuthArtifact, ConnectorDefinition } from '@svc/connector-sdk';
 import type { Pool } from 'pg';
 import { transaction } from '../db/transaction.js';
 import { notFound, ProblemError } from '../http/problem.js';
-import { createLogBuffer, serverLine } from '../runs/logs.js';
+import { logRequester } from '../runs/logs.js';
 import { RUNS_CHANNEL } from '../runs/queue.js';
 import { DEFAULT_AUTH_TIMEOUT_SEC, interactiveMethod } from './execute.js';
 import { storeSignal } from './signals.js';
@@ -82,14 +82,10 @@ export async function startAuthRun(
       [orgId, connectionId, connection.connector_key, timeoutSec],
     );
     const id = (inserted.rows[0] as { id: string }).id;
-    const log = createLogBuffer([]);
-    log.add(
-      serverLine('info', `authentication requested by ${input.createdBy}`, {
-        createdBy: input.createdBy,
-        timeoutSec,
-      }),
-    );
-    await log.flush(client, id);
+    await logRequester(client, id, `authentication requested by ${input.createdBy}`, {
+      createdBy: input.createdBy,
+      timeoutSec,
+    });
     await client.query(`SELECT pg_notify('${RUNS_CHANNEL}', '')`);
     return { id, created: true };
   });

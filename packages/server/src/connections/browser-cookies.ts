@@ -7,22 +7,13 @@
  * org wrote is checked); the CLI reads the person's own local browser directly.
  */
 import { domainToASCII } from 'node:url';
+import type { BrowserCookie } from '@svc/connector-sdk';
 import { type Dispatcher, WebSocket } from 'undici';
 import { z } from 'zod';
 import { readCapped } from '../egress/read.js';
 
-/** A cookie as `ctx.sessionState.cookies` holds it (the SDK's `BrowserCookie`). */
-export interface SessionCookie {
-  name: string;
-  value: string;
-  domain: string;
-  path: string;
-  /** Unix time in seconds; -1 for a session cookie. */
-  expires: number;
-  httpOnly: boolean;
-  secure: boolean;
-  sameSite: 'Strict' | 'Lax' | 'None';
-}
+/** A cookie as `ctx.sessionState.cookies` holds it: the SDK's own type. */
+export type SessionCookie = BrowserCookie;
 
 /** What `ctx.sessionState` is for a `browser` connection. */
 export interface SessionState {

@@ -5,7 +5,7 @@ import { schemaDetails } from '../connections/model.js';
 import { transaction } from '../db/transaction.js';
 import { iso, isoOrNull } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
-import { createLogBuffer, serverLine } from './logs.js';
+import { logRequester } from './logs.js';
 import { RUNS_CHANNEL } from './queue.js';
 
 const object = z.record(z.string(), z.unknown());
@@ -185,15 +185,10 @@ export async function createActionRun(pool: Pool, request: ActionRunRequest): Pr
       [orgId, connectionId, actionKey, JSON.stringify(input), approvalStatus, connection.connector_key],
     );
     const id = (inserted.rows[0] as { id: string }).id;
-    // The Run record has no creator field: who asked is the first line of its log.
-    const log = createLogBuffer([]);
-    log.add(
-      serverLine('info', `action requested by ${request.createdBy}`, {
-        createdBy: request.createdBy,
-        approvalStatus,
-      }),
-    );
-    await log.flush(client, id);
+    await logRequester(client, id, `action requested by ${request.createdBy}`, {
+      createdBy: request.createdBy,
+      approvalStatus,
+    });
     if (approvalStatus !== 'pending') await client.query(`SELECT pg_notify('${RUNS_CHANNEL}', '')`);
     return (await runById(client, orgId, id)) as RunRow;
   });

@@ -82,3 +82,18 @@ export const serverLine = (
 function boundedFields(json: string): unknown {
   return json.length <= FIELDS_CHARS ? JSON.parse(json) : { truncated: json.slice(0, FIELDS_CHARS) };
 }
+
+/**
+ * The first line of a run made through the API: who asked, since the Run record has no creator
+ * field. Written in the caller's transaction that made the run.
+ */
+export async function logRequester(
+  client: PoolClient,
+  runId: string,
+  msg: string,
+  fields: Record<string, unknown>,
+): Promise<void> {
+  const log = createLogBuffer([]);
+  log.add(serverLine('info', msg, fields));
+  await log.flush(client, runId);
+}
