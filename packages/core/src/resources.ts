@@ -234,6 +234,43 @@ const timeZone = z.string().refine(
   { message: 'must be an IANA time zone such as "Europe/Berlin"' },
 );
 
+/**
+ * A JSON Schema as a bundle writes it (an object). Whether it compiles is checked where it is read
+ * (the CLI at file:line, the server before it stores it): zod cannot say what Ajv would.
+ */
+export const jsonSchemaObjectSchema = z.record(z.string(), z.unknown());
+
+/** Where a watcher's window reads from; every field narrows it (all of the org's events when absent). */
+export const watcherSourceSchema = z
+  .strictObject({
+    name: z.string().min(1).max(200).optional(),
+    /** A connector key: events of every connection of it. */
+    connector: z.string().min(1).max(200).optional(),
+    /** A feed key of that connector (or of any connector). */
+    feed: z.string().min(1).max(200).optional(),
+    /** Events linked to entities of this type. */
+    entity_type: memorySlug.optional(),
+  })
+  .refine((s) => s.connector !== undefined || s.feed !== undefined || s.entity_type !== undefined, {
+    message: 'a source names at least one of connector, feed or entity_type',
+  });
+export type WatcherSource = z.infer<typeof watcherSourceSchema>;
+
+/**
+ * Where a watcher's result is posted: a chat platform of the watcher's agent (its stable id) and a
+ * channel there. Lobu's `canvas`, `notification` and `both` are accepted as written: the result is
+ * kept and shown (as it always is) and posted nowhere.
+ */
+export const notificationChannelSchema = z.union([
+  z.enum(['canvas', 'notification', 'both']),
+  z.strictObject({
+    platform: z.string().min(1).max(200),
+    channel: z.string().min(1).max(200),
+    thread: z.string().min(1).max(200).optional(),
+  }),
+]);
+export type NotificationChannel = z.infer<typeof notificationChannelSchema>;
+
 export const watcherSchema = z.strictObject({
   slug: memorySlug,
   name: z.string().min(1).max(200),
@@ -241,6 +278,18 @@ export const watcherSchema = z.strictObject({
   prompt: z.string().min(1).max(20_000),
   agent: idSchema,
   timezone: timeZone.optional(),
+  description: z.string().max(2000).optional(),
+  /** The result must be an object valid against it (root `type: object`). */
+  extraction_schema: jsonSchemaObjectSchema.optional(),
+  tags: z.array(z.string().min(1).max(100)).max(100).optional(),
+  sources: z.array(watcherSourceSchema).max(100).optional(),
+  notification_channel: notificationChannelSchema.optional(),
+  /** Windows closer together than this are merged into one (the next waits). */
+  min_cooldown_seconds: z
+    .int()
+    .min(0)
+    .max(366 * 86_400)
+    .optional(),
 });
 
 export const MEMORY_KINDS = ['entity_type', 'relationship_type', 'watcher'] as const;
@@ -278,5 +327,14 @@ export const storedWatcherSchema = z.object({
   prompt: z.string(),
   agent: z.string(),
   timezone: z.string().nullable(),
+  description: z.string().nullable().optional(),
+  extraction_schema: jsonSchemaObjectSchema.nullable().optional(),
+  tags: z.array(z.string()).nullable().optional(),
+  sources: z.array(z.record(z.string(), z.unknown())).nullable().optional(),
+  notification_channel: z
+    .union([z.string(), z.record(z.string(), z.unknown())])
+    .nullable()
+    .optional(),
+  min_cooldown_seconds: z.number().nullable().optional(),
   ...stored,
 });
