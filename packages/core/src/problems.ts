@@ -46,6 +46,8 @@ export const PROBLEM_CODES = [
   'delivery_failed',
   // An OAuth connection whose org has not set the OAuth app's client id or secret.
   'oauth_client_missing',
+  // A window asked of a watcher that is paused.
+  'watcher_paused',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 

@@ -61,3 +61,6 @@ ALTER TABLE events ALTER COLUMN feed_id DROP NOT NULL;
 CREATE UNIQUE INDEX events_own_origin ON events (org_id, origin_type, origin_id) WHERE connection_id IS NULL;
 -- A window reads what arrived in it.
 CREATE INDEX events_org_arrival ON events (org_id, created_at, id);
+-- At most one open window per watcher: the next starts where this one ends, once it completed.
+CREATE UNIQUE INDEX watcher_windows_one_open ON watcher_windows (org_id, watcher_slug)
+  WHERE status IN ('pending', 'running', 'failed');

@@ -57,6 +57,7 @@ import {
   type TurnWorkerOptions,
   type TurnWorkers,
 } from './turns/worker.js';
+import { type WatcherRouteOptions, watcherRoutes } from './watchers/routes.js';
 import { type WebhookRouteOptions, webhookRoutes } from './webhooks/routes.js';
 
 export type { RegisteredRoute } from './http/app.js';
@@ -75,6 +76,7 @@ export interface AppOptions
     ConnectorRouteOptions,
     OAuthRouteOptions,
     MessagingOptions,
+    WatcherRouteOptions,
     WebhookRouteOptions {}
 
 /**
@@ -117,6 +119,7 @@ export async function buildApp(
       await typed.register(eventRoutes(options));
       await typed.register(actionRoutes(options));
       await typed.register(entityRoutes(options));
+      await typed.register(watcherRoutes(options));
       await registerDocs(typed, options);
     },
     { prefix: options.basePath },
@@ -195,6 +198,7 @@ export function appSettingsFromEnv(env: Env) {
     validateResponses: env.SVC_VALIDATE_RESPONSES === '1',
     authFailuresPerMinute: positiveInteger('SVC_AUTH_FAILURES_PER_MINUTE', env.SVC_AUTH_FAILURES_PER_MINUTE),
     trustProxy: parseTrustProxy(env.SVC_TRUST_PROXY),
+    watcherSettleMs: positiveInteger('SVC_WATCHER_SETTLE_MS', env.SVC_WATCHER_SETTLE_MS),
   } satisfies Partial<AppOptions>;
 }
 

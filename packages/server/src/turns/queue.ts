@@ -41,6 +41,7 @@ export async function claimTurns(
       reply_to: Omit<ReplyTarget, 'stableId'> | null;
       has_files: boolean;
       has_history: boolean;
+      watcher_window_id: string | null;
     }>(
       `WITH candidate AS (
          SELECT m.id FROM messages m
@@ -63,7 +64,8 @@ export async function claimTurns(
                  m.platform_stable_id, m.reply_to,
                  -- What the turn reads next, so that it need not ask for what is not there.
                  EXISTS (SELECT 1 FROM message_files f WHERE f.message_id = m.id) AS has_files,
-                 EXISTS (SELECT 1 FROM conversation_items i WHERE i.conversation_id = m.conversation_id) AS has_history`,
+                 EXISTS (SELECT 1 FROM conversation_items i WHERE i.conversation_id = m.conversation_id) AS has_history,
+                 (SELECT w.id FROM watcher_windows w WHERE w.message_id = m.id) AS watcher_window_id`,
       [workerId, leaseMs, limit],
     );
     return rows.map((row) => ({
@@ -79,6 +81,7 @@ export async function claimTurns(
         row.platform_stable_id && row.reply_to ? { stableId: row.platform_stable_id, ...row.reply_to } : null,
       hasFiles: row.has_files,
       hasHistory: row.has_history,
+      watcherWindowId: row.watcher_window_id,
     }));
   } catch (error) {
     // Another worker started one of these conversations' turns between our snapshot and our write.

@@ -1,5 +1,5 @@
 import type { AgentConfig } from '@svc/core';
-import { type ModelMessage, streamText } from 'ai';
+import { jsonSchema, type ModelMessage, Output, streamText } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Pool } from 'pg';
 import type { DeploymentEgress } from '../egress/deployment.js';
@@ -8,6 +8,7 @@ import { type Candidate, selectModels } from '../llm/select.js';
 import { SecretMissingError, type SecretResolver } from '../secrets/resolve.js';
 import { connectorActionTools } from '../tools/connector-actions.js';
 import { type AgentTool, connectMcpTools } from '../tools/mcp.js';
+import { settleWindow } from '../watchers/windows.js';
 import { type ApprovalRequest, type Decision, decisionsOf, pauseTurn } from './approvals.js';
 import type { EventWriter } from './event-writer.js';
 import { createOutputGuard, type OutputGuard } from './guardrails.js';
@@ -93,6 +94,7 @@ export async function runTurn(deps: TurnDeps, turn: ClaimedTurn, signal: AbortSi
     await failTurn(pool, turn, problem);
     deps.events.announce(turn.conversationId);
     deps.metrics?.ended('failed', seconds());
+    await settleWatcherWindow(deps, turn);
   };
   const agent = (
     await pool.query<AgentRow>(
@@ -196,6 +198,7 @@ async function answer(
     });
   }
 
+  const output = await watcherOutput(pool, turn);
   const failures: string[] = [];
   let missingSecrets = 0;
   for (const candidate of tried) {
@@ -228,7 +231,7 @@ async function answer(
     const attempt = await streamAttempt(
       deps,
       turn,
-      { candidate, apiKey, system, messages, guard, tools },
+      { candidate, apiKey, system, messages, guard, tools, output },
       signal,
     );
     // Stopped by the worker (lease lost, shutdown): whoever runs the turn next writes its end.
@@ -257,6 +260,7 @@ async function answer(
         toolItems: toolItemsOfTurn([...messages, ...attempt.responseMessages]),
       });
       deps.events.announce(turn.conversationId);
+      await settleWatcherWindow(deps, turn);
       deps.metrics?.ended('completed', seconds(), {
         model: name,
         usage: attempt.usage,
@@ -285,12 +289,14 @@ interface AttemptInput {
   messages: ModelMessage[];
   guard: OutputGuard;
   tools: TurnTools;
+  /** A watcher's `extraction_schema`: the model is asked for one object valid against it. */
+  output: Record<string, unknown> | null;
 }
 
 async function streamAttempt(
   deps: TurnDeps,
   turn: ClaimedTurn,
-  { candidate, apiKey, system, messages, guard, tools }: AttemptInput,
+  { candidate, apiKey, system, messages, guard, tools, output }: AttemptInput,
   signal: AbortSignal,
 ): Promise<Attempt> {
   // A turn resumed after approvals has had effects: no other model may take it over.
@@ -306,6 +312,7 @@ async function streamAttempt(
     system,
     messages,
     ...tools.streamOptions,
+    ...(output ? { output: Output.object({ schema: jsonSchema(output) }) } : {}),
     // Failover to the next model is the retry: one model's outage must not hold the turn.
     maxRetries: 0,
     abortSignal: AbortSignal.any([signal, enough.signal]),
@@ -375,4 +382,26 @@ function modelProblem(error: unknown, streamed: boolean): TurnProblem {
       ? `the model stopped in the middle of its reply (${what}); send the message again`
       : what,
   };
+}
+
+/** The `extraction_schema` of the watcher whose window this turn answers, if it has one. */
+async function watcherOutput(pool: Pool, turn: ClaimedTurn): Promise<Record<string, unknown> | null> {
+  if (!turn.watcherWindowId) return null;
+  const { rows } = await pool.query<{ extraction_schema: Record<string, unknown> | null }>(
+    `SELECT s.extraction_schema FROM watcher_windows w
+       JOIN watchers s ON s.org_id = w.org_id AND s.slug = w.watcher_slug WHERE w.id = $1`,
+    [turn.watcherWindowId],
+  );
+  return rows[0]?.extraction_schema ?? null;
+}
+
+/**
+ * A watcher window's turn ended: its window is settled at once. Should this fail (or the process
+ * die first), the watcher scheduler settles it on its next pass (watchers/windows.ts).
+ */
+async function settleWatcherWindow(deps: TurnDeps, turn: ClaimedTurn): Promise<void> {
+  if (!turn.watcherWindowId) return;
+  await settleWindow(deps.pool, turn.watcherWindowId).catch((error) =>
+    deps.log.warn({ err: error, windowId: turn.watcherWindowId }, 'could not settle a watcher window'),
+  );
 }

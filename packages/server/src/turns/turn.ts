@@ -29,6 +29,8 @@ export interface ClaimedTurn {
   /** Whether files came with the message, and whether the conversation has a history yet (read at claim). */
   hasFiles: boolean;
   hasHistory: boolean;
+  /** The watcher window this turn answers (its message was made by the watcher scheduler). */
+  watcherWindowId?: string | null;
 }
 
 export interface TurnProblem {

@@ -3,7 +3,13 @@ import { hostname } from 'node:os';
 import { startWorkLoop, type WorkLoop } from '../db/work-loop.js';
 import { createEgressClient } from '../egress/client.js';
 import type { DeploymentEgress } from '../egress/deployment.js';
+import { positiveInteger } from '../ops/settings.js';
 import { type DeliveryWorkerOptions, startDeliveryWorkers } from '../outbox/worker.js';
+import {
+  DEFAULT_WATCHER_SETTLE_MS,
+  type WatcherSchedulerOptions,
+  watcherPass,
+} from '../watchers/scheduler.js';
 import { expireApprovals } from './approvals.js';
 import { createEventWriter } from './event-writer.js';
 import { WORK_CHANNEL } from './events.js';
@@ -31,6 +37,11 @@ export interface TurnWorkerOptions extends Omit<TurnDeps, 'egress' | 'events'> {
   pollMs?: number;
   /** How often this process reaps lapsed leases. */
   reapMs?: number;
+  /**
+   * The watcher scheduler (windows made, started and settled): on unless false. Its settle delay
+   * is SVC_WATCHER_SETTLE_MS unless given.
+   */
+  watchers?: WatcherSchedulerOptions | false;
   /** The outbox's workers, which deliver replies to chat platforms: on unless false. */
   deliveries?: Omit<DeliveryWorkerOptions, 'pool' | 'secrets' | 'env' | 'log' | 'metrics'> | false;
 }
@@ -133,6 +144,14 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
     fill,
   });
   // Replicas reap at different moments, so that one lapsed lease is not raced for by all of them.
+  let watching = false;
+  const watcherOptions: WatcherSchedulerOptions = {
+    ...(options.watchers || {}),
+    settleMs:
+      (options.watchers || {}).settleMs ??
+      positiveInteger('SVC_WATCHER_SETTLE_MS', options.env.SVC_WATCHER_SETTLE_MS) ??
+      DEFAULT_WATCHER_SETTLE_MS,
+  };
   const reapEvery = (options.reapMs ?? Math.min(5000, leaseMs / 2)) * (0.75 + Math.random() / 2);
   const reaper = setInterval(() => {
     expireApprovals(options.pool).catch((error) =>
@@ -144,6 +163,18 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
         if (requeued > 0) wake();
       })
       .catch((error) => options.log.warn({ err: error }, 'could not reap lapsed turns'));
+    // One pass at a time: a pass that reads many events must not stack up behind itself.
+    if (options.watchers !== false && !watching) {
+      watching = true;
+      watcherPass(options.pool, options.env, watcherOptions)
+        .then(({ started }) => {
+          if (started > 0) wake();
+        })
+        .catch((error) => options.log.warn({ err: error }, 'could not schedule watchers'))
+        .finally(() => {
+          watching = false;
+        });
+    }
   }, reapEvery);
   // A process that runs turns delivers their replies too.
   const deliveries =
