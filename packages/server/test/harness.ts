@@ -102,7 +102,14 @@ export interface TestServerOverrides {
   /** Runs agent-turn workers in the test server's process (`svc server` does by default). */
   workers?: Pick<
     TurnWorkerSettings,
-    'concurrency' | 'leaseMs' | 'maxAttempts' | 'pollMs' | 'reapMs' | 'approvalTtlMs' | 'deliveries'
+    | 'concurrency'
+    | 'leaseMs'
+    | 'maxAttempts'
+    | 'pollMs'
+    | 'reapMs'
+    | 'approvalTtlMs'
+    | 'deliveries'
+    | 'watchers'
   >;
   streamTimings?: StreamTimings;
   uploadLimits?: UploadLimits;

@@ -63,7 +63,7 @@ export async function windowContent(
   watcher: { prompt: string; extractionSchema: Record<string, unknown> | null; label: string },
   budgetTokens: number,
 ): Promise<WindowContent> {
-  const filter = sourcesSql(scope, 3);
+  const filter = sourcesSql(scope, 4);
   const { rows } = await client.query<EventRow & { total: number }>(
     `WITH windowed AS (
        SELECT e.* FROM events e

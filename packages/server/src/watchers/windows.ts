@@ -210,7 +210,7 @@ export async function startDueWindow(
     const messageId = (message.rows[0] as { id: string }).id;
     await client.query(
       `INSERT INTO conversation_events (conversation_id, seq, message_id, type, data)
-       VALUES ($1, $2, $3, 'message.queued', jsonb_build_object('messageId', $3::text, 'content', $4::text))`,
+       VALUES ($1, $2, $3::uuid, 'message.queued', jsonb_build_object('messageId', $3::text, 'content', $4::text))`,
       [conversationId, seq, messageId, content.text],
     );
     const run = await client.query<{ id: string }>(
