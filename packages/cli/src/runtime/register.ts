@@ -23,6 +23,7 @@ import { connectionConnect, connectionRevoke } from './oauth-connect.js';
 import { CONFIG_SYNTAX } from './pairs.js';
 import { RUN_STATUSES, RUN_TYPES } from './run-record.js';
 import { runsDecide, runsList, runsShow } from './runs.js';
+import { watchersList, watchersRun, watchersSetStatus, watchersWindows } from './watchers.js';
 
 export function runtimeIo(): RuntimeIo {
   return {
@@ -307,6 +308,8 @@ export function registerRuntimeCommands(program: Command, connector: Command): v
       .action(action(`runs ${verb}`, (id: string, options) => runsDecide(verb, id, options, runtimeIo())));
   }
 
+  registerWatchers(program);
+
   const actions = program.command('action').description("a connection's actions, run on the server");
 
   withSession(
@@ -361,4 +364,56 @@ function pageSize(value: string): number {
   if (!Number.isInteger(n) || n < 1 || n > 200)
     throw new InvalidArgumentError('must be a whole number from 1 to 200');
   return n;
+}
+
+/** `svc watchers`: the memory bundles' watchers as they run on the server. */
+function registerWatchers(program: Command): void {
+  const watchers = program
+    .command('watchers')
+    .description(
+      'watchers on the server: their windows, a run now, pause and resume (defined in memory bundles)',
+    );
+  withSession(
+    watchers
+      .command('list')
+      .description('every watcher: schedule, status, last window, next run, problem')
+      .addOption(json('{org, watchers}')),
+  )
+    .addHelpText('after', EXIT)
+    .action(action('watchers list', (options) => watchersList(options, runtimeIo())));
+  withSession(
+    watchers
+      .command('run')
+      .description('run a window now (its open one, or one from where the last ended to now): prints its id')
+      .argument('<slug>', 'watcher slug')
+      .addOption(json('{window, created}')),
+  )
+    .addHelpText('after', EXIT)
+    .action(action('watchers run', (slug: string, options) => watchersRun(slug, options, runtimeIo())));
+  withSession(
+    watchers
+      .command('windows')
+      .description("a watcher's windows, newest first; with --window, one window's result")
+      .argument('<slug>', 'watcher slug')
+      .option('--window <id>', 'one window: its reply or structured result, and the events it covered')
+      .option('--limit <n>', 'windows per page (1 to 200)', pageSize, 20)
+      .option('--cursor <cursor>', 'the next page, as the previous one printed it')
+      .addOption(json('{windows, nextCursor} or {window}')),
+  )
+    .addHelpText('after', EXIT)
+    .action(
+      action('watchers windows', (slug: string, options) => watchersWindows(slug, options, runtimeIo())),
+    );
+  for (const [verb, status, what] of [
+    ['pause', 'paused', 'stop making windows'],
+    ['resume', 'active', 'make windows again; a failed window is retried at once and its failures forgotten'],
+  ] as const) {
+    withSession(watchers.command(verb).description(what).argument('<slug>', 'watcher slug'))
+      .addHelpText('after', EXIT)
+      .action(
+        action(`watchers ${verb}`, (slug: string, options) =>
+          watchersSetStatus(slug, status, options, runtimeIo()),
+        ),
+      );
+  }
 }

@@ -410,6 +410,11 @@ describe('a window turn', () => {
     expect(race).toMatchObject({ agent: 'digest', status: 'active', timezone: 'UTC' });
     expect(race.lastWindow.status).toBe('completed');
     expect(typeof race.nextRunAt).toBe('string');
+    // A window's attempts are runs of type `watcher`, listed with the others.
+    const runs = await server.call('GET', '/api/default/runs?runType=watcher');
+    expect(runs.status, JSON.stringify(runs.body)).toBe(200);
+    expect(runs.body.runs.length).toBeGreaterThan(0);
+    expect(runs.body.runs[0]).toMatchObject({ runType: 'watcher', connectionId: null });
     const org = await server.call('POST', '/api/orgs', { body: { slug: 'elsewhere' } });
     expect(org.status).toBe(201);
     expect((await server.call('GET', '/api/elsewhere/watchers')).body.watchers).toEqual([]);
