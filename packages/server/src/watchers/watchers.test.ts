@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeChatCompletions, startFakeChatCompletions } from '../../test/fakes/chat-completions.js';
 import { type FakeSlack, startFakeSlack } from '../../test/fakes/slack.js';
 import { startTestServer, type TestServer } from '../../test/harness.js';
+import { windowContent } from './content.js';
 import { watcherPass } from './scheduler.js';
 import { WATCHER_MAX_FAILURES } from './windows.js';
 
@@ -258,6 +259,44 @@ describe('watcher windows', () => {
       [done.summary_event_id],
     );
     expect(links.rows).toEqual([{ title: 'Acme' }]);
+  });
+});
+
+describe("a window's message", () => {
+  it('tells the model how many events did not fit and how to read them, rather than cutting silently', async () => {
+    const t0 = base();
+    const { rows } = await server.pool.query<{ id: string }>(
+      `INSERT INTO events (org_id, origin_id, origin_type, payload_text, title, occurred_at, created_at)
+       SELECT o.id, 'big-' || n, 'fixture', repeat('word ', 400), 'Big event ' || n, $1::timestamptz, $1::timestamptz + n * interval '1 second'
+         FROM orgs o, generate_series(1, 30) AS n WHERE o.slug = 'default' RETURNING org_id AS id`,
+      [t0],
+    );
+    const client = await server.pool.connect();
+    try {
+      const content = await windowContent(
+        client,
+        {
+          orgId: (rows[0] as { id: string }).id,
+          watcherSlug: 'sizes',
+          start: t0,
+          end: at(t0, MINUTE),
+          sources: null,
+        },
+        { prompt: 'Summarise.', extractionSchema: null, label: 'test' },
+        5_000,
+      );
+      expect(content.eventCount).toBe(30);
+      expect(content.truncated).toBe(true);
+      expect(content.eventIds.length).toBeGreaterThan(0);
+      expect(content.eventIds.length).toBeLessThan(30);
+      expect(content.text).toContain(
+        `30 events arrived in this window; the ${content.eventIds.length} that arrived first are below`,
+      );
+      expect(content.text).toContain('memory_search');
+      expect(Math.ceil(content.text.length / 4)).toBeLessThanOrEqual(5_000);
+    } finally {
+      client.release();
+    }
   });
 });
 
