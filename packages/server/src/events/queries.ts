@@ -3,8 +3,8 @@ import { isId, microsOf, timestampAt } from '../db/keyset.js';
 
 export interface EventRow {
   id: string;
-  connection_id: string;
-  feed_id: string;
+  connection_id: string | null;
+  feed_id: string | null;
   origin_id: string;
   origin_type: string | null;
   semantic_type: string | null;

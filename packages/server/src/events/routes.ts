@@ -19,8 +19,11 @@ const embeddingQuery = z
 /** An event as its connector emitted it (the envelope's own field names), and where it landed. */
 const eventSchema = z.object({
   id: z.int(),
-  connectionId: z.int(),
-  feedId: z.int(),
+  connectionId: z
+    .int()
+    .nullable()
+    .describe("null for an event no connector wrote: a watcher's summary, a fact an agent saved"),
+  feedId: z.int().nullable(),
   origin_id: z.string(),
   origin_type: z.string().nullable(),
   payload_type: z.string().nullable().describe('text, markdown, json_template, media or empty'),
@@ -48,8 +51,8 @@ const eventSchema = z.object({
 function toEvent(row: EventRow, withEmbedding: boolean) {
   return {
     id: Number(row.id),
-    connectionId: Number(row.connection_id),
-    feedId: Number(row.feed_id),
+    connectionId: row.connection_id === null ? null : Number(row.connection_id),
+    feedId: row.feed_id === null ? null : Number(row.feed_id),
     origin_id: row.origin_id,
     origin_type: row.origin_type,
     payload_type: row.payload_type,

@@ -342,6 +342,16 @@ describe('a window turn', () => {
       payload_data: { headline: 'Two deploys, one incident', incidents: 1 },
     });
     expect(summary.rows[0].title).toContain('Watcher structured');
+    // Listed with the other events, as no connector's.
+    const listed0 = await server.call('GET', '/api/default/events?kind=watcher');
+    expect(listed0.status, JSON.stringify(listed0.body)).toBe(200);
+    expect(
+      listed0.body.events.find((e: { id: number }) => String(e.id) === done.summary_event_id),
+    ).toMatchObject({
+      connectionId: null,
+      feedId: null,
+      semantic_type: 'summary',
+    });
     const post = await until('the post to Slack', () => slack.posts[posts]);
     expect(post.channel).toBe('C0DIGEST');
     expect(post.text).toContain('Two deploys, one incident');
