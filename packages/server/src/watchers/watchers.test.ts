@@ -180,6 +180,13 @@ describe('watcher windows', () => {
     };
     await watcher('arrival', at(t0, 30_000));
     const onTime = await event(at(t0, 10_000), 'Deploy finished');
+    // Another org's event of the same moment is never in this org's window.
+    expect((await server.call('POST', '/api/orgs', { body: { slug: 'neighbour' } })).status).toBe(201);
+    await server.pool.query(
+      `INSERT INTO events (org_id, origin_id, origin_type, payload_text, title, occurred_at, created_at)
+       SELECT id, 'n-1', 'fixture', 'secret plans', 'Neighbour secret', $1, $1 FROM orgs WHERE slug = 'neighbour'`,
+      [at(t0, 11_000)],
+    );
     // Arrived in the second window, though it says it happened a week before.
     const late = await event(at(t0, MINUTE + 5_000), 'Backfilled incident', at(t0, -7 * 86_400_000));
     now = at(t0, MINUTE + SETTLE_MS + 1);
@@ -188,6 +195,7 @@ describe('watcher windows', () => {
     expect(first.event_ids).toEqual([onTime]);
     expect(prompts[0]).toContain('Deploy finished');
     expect(prompts[0]).not.toContain('Backfilled incident');
+    expect(prompts[0]).not.toContain('Neighbour secret');
     expect(prompts[0]).toContain('1 event arrived in this window');
     now = at(t0, 2 * MINUTE + SETTLE_MS + 1);
     await pass();
