@@ -158,6 +158,8 @@ const fixtures = {
   authRunId: '',
   /** An OAuth attempt of the code-host connection. */
   attemptId: '',
+  /** A window of the watcher `matrix-watcher`. */
+  windowId: '',
 };
 
 function paramValue(name: string): string {
@@ -197,6 +199,10 @@ function paramValue(name: string): string {
       return fixtures.eventId;
     case 'attemptId':
       return fixtures.attemptId;
+    case 'slug':
+      return 'matrix-watcher';
+    case 'windowId':
+      return fixtures.windowId;
     default:
       // Authentication runs before params are validated, so any value tests the guard.
       return 'x';
@@ -301,6 +307,7 @@ const BODIES: Record<string, () => unknown> = {
   }),
   'POST /api/:org/operations/manage_entity_schema': () => ({ action: 'list' }),
   'PUT /api/:org/secrets/:name': () => ({ value: 'matrix-value' }),
+  'PATCH /api/:org/watchers/:slug': () => ({ status: 'active' }),
   // Installing it again is "unchanged".
   'POST /api/:org/connectors': () => ({ package: 'rss' }),
   'POST /api/:org/connections': () => ({ connectorKey: 'rss' }),
@@ -394,6 +401,22 @@ beforeAll(async () => {
     [ORG],
   );
   fixtures.entityId = entity.rows[0]?.id as string;
+  // A watcher (yearly: the scheduler never runs it here) and a window of it.
+  const watcher = await server.call('POST', `/api/${ORG}/operations/manage_entity_schema`, {
+    body: {
+      action: 'upsert',
+      kind: 'watcher',
+      item: { slug: 'matrix-watcher', name: 'Matrix', schedule: '0 0 1 1 *', prompt: 'p', agent: AGENT },
+    },
+  });
+  expect(watcher.status, JSON.stringify(watcher.body)).toBe(201);
+  const window = await server.pool.query<{ id: string }>(
+    `INSERT INTO watcher_windows (org_id, watcher_slug, window_start, window_end, status, completed_at)
+     SELECT id, 'matrix-watcher', now() - interval '1 day', now() - interval '1 hour', 'completed', now()
+       FROM orgs WHERE slug = $1 RETURNING id`,
+    [ORG],
+  );
+  fixtures.windowId = window.rows[0]?.id as string;
   expect(
     (await server.call('POST', `/api/${ORG}/connectors`, { body: { package: 'code-host' } })).status,
   ).toBe(201);
