@@ -46,6 +46,12 @@ export const PROBLEM_CODES = [
   'delivery_failed',
   // An OAuth connection whose org has not set the OAuth app's client id or secret.
   'oauth_client_missing',
+  // Memory model: a JSON Schema that does not compile, and the checks made with the ones that do.
+  'invalid_schema',
+  'invalid_metadata',
+  'unknown_relationship_type',
+  'relationship_not_allowed',
+  'relationship_type_in_use',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
