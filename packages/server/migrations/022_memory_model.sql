@@ -26,6 +26,7 @@ CREATE TABLE relationships (
   UNIQUE (org_id, relationship_type, source_entity_id, target_entity_id),
   FOREIGN KEY (org_id, relationship_type) REFERENCES relationship_types (org_id, slug) ON DELETE NO ACTION
 );
--- An entity's relationships in either direction, newest first.
-CREATE INDEX relationships_source ON relationships (source_entity_id, id);
-CREATE INDEX relationships_target ON relationships (target_entity_id, id);
+-- Lists are newest first by (created_at, id): the org's, and an entity's in either direction.
+CREATE INDEX relationships_org ON relationships (org_id, created_at, id);
+CREATE INDEX relationships_source ON relationships (source_entity_id, created_at, id);
+CREATE INDEX relationships_target ON relationships (target_entity_id, created_at, id);
