@@ -119,3 +119,10 @@ export async function deleteRelationship(pool: Pool, orgId: string, id: string):
   ]);
   return (rowCount ?? 0) > 0;
 }
+
+/** How many of an entity's relationships its own page shows; the rest are a list away. */
+export const ENTITY_RELATIONSHIPS = 50;
+
+/** An entity's newest relationships, both directions, for its page. */
+export const relationshipsOfEntity = (pool: Pool, orgId: string, entityId: string) =>
+  listRelationships(pool, orgId, { entityId, type: null, cursor: null, limit: ENTITY_RELATIONSHIPS });

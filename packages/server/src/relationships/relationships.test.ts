@@ -218,6 +218,22 @@ describe('GET and DELETE /api/:org/relationships', () => {
     });
   });
 
+  it("an entity's page shows its relationships in both directions", async () => {
+    const res = await server.call('GET', `/api/default/entities/${entities.jane}`);
+    expect(res.status).toBe(200);
+    const pairs = res.body.entity.relationships.map(
+      (r: { type: string; sourceEntityId: number; targetEntityId: number }) =>
+        `${r.type}:${r.sourceEntityId}->${r.targetEntityId}`,
+    );
+    expect(pairs.sort()).toEqual(
+      [
+        `works_at:${entities.jane}->${entities.acme}`,
+        `knows:${entities.joe}->${entities.jane}`,
+        `knows:${entities.jane}->${entities.joe}`,
+      ].sort(),
+    );
+  });
+
   it('deletes one (then 404); another org cannot delete it', async () => {
     const created = await relate({
       type: 'knows',

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { cursorOf, encodeCursor, isId } from '../db/keyset.js';
-import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
+import { orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import { metadataProblems } from '../memory/json-schema.js';
@@ -11,33 +11,15 @@ import {
   deleteRelationship,
   entityTypesOf,
   listRelationships,
-  type RelationshipRow,
   type RelationshipTypeRow,
   relationshipType,
   upsertRelationship,
 } from './queries.js';
+import { relationshipSchema, toRelationship } from './schema.js';
 
 const tags = ['relationships'];
 
 const entityId = z.int().min(1).max(Number.MAX_SAFE_INTEGER);
-
-export const relationshipSchema = z.object({
-  id: z.int(),
-  type: z.string().describe('the relationship type slug'),
-  sourceEntityId: z.int(),
-  targetEntityId: z.int(),
-  metadata: z.record(z.string(), z.unknown()),
-  createdAt: z.string(),
-});
-
-export const toRelationship = (row: RelationshipRow) => ({
-  id: Number(row.id),
-  type: row.relationship_type,
-  sourceEntityId: Number(row.source_entity_id),
-  targetEntityId: Number(row.target_entity_id),
-  metadata: row.metadata,
-  createdAt: iso(row.created_at),
-});
 
 const createBody = z.strictObject({
   type: z.string().min(1).max(63).describe('a relationship type slug (manage_entity_schema)'),
