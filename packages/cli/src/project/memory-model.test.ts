@@ -75,6 +75,22 @@ describe('memory bundles: the fields bundles write', () => {
     expect(project.watchers[0]).toMatchObject({ tags: ['daily'], min_cooldown_seconds: 60 });
   });
 
+  it('knows the new keys: a misspelt one gets a hint, and rules belong to relationship types only', async () => {
+    expect(
+      await printed(`
+        version: 2
+        entities:
+          - slug: person
+            name: Person
+            metadata_shema: {type: object}
+            rules: []
+      `),
+    ).toEqual([
+      'models/crm.yaml:5:5: unknown key "metadata_shema" in entities[0] (did you mean "metadata_schema"?)',
+      'models/crm.yaml:6:5: unknown key "rules" in entities[0]',
+    ]);
+  });
+
   it('reports a metadata_schema that is not JSON Schema at the line of the wrong part', async () => {
     expect(
       await printed(`
