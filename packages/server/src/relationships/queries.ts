@@ -68,9 +68,16 @@ export async function upsertRelationship(
         AND NOT EXISTS (SELECT 1 FROM up)`,
     params,
   );
-  const row = rows[0];
-  if (!row) throw new Error('a relationship that changed concurrently; retry the request');
-  return row;
+  if (rows[0]) return rows[0];
+  // The same relationship committed by a concurrent request after this statement's snapshot: the
+  // insert found the conflict but the snapshot cannot see the row; a new statement can.
+  const again = await pool.query<RelationshipRow & { result: MutationResult }>(
+    `SELECT ${COLUMNS}, 'unchanged' AS result FROM relationships r
+      WHERE r.org_id = $1 AND r.relationship_type = $2 AND r.source_entity_id = $3 AND r.target_entity_id = $4`,
+    params.slice(0, 4),
+  );
+  if (again.rows[0]) return again.rows[0];
+  throw new Error('a relationship that changed concurrently; retry the request');
 }
 
 /** Newest first, after `cursor`; `entityId` in either direction. */

@@ -272,3 +272,14 @@ describe('GET and DELETE /api/:org/relationships', () => {
     expect(listed.body.relationships).toEqual([]);
   });
 });
+
+describe('concurrent posts of one relationship', () => {
+  it('store one row: one answer is created, the others unchanged', async () => {
+    const source = await entity('default', 'person', 'Racer');
+    const body = { type: 'works_at', sourceEntityId: source, targetEntityId: entities.acme, metadata: {} };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => relate(body)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    const ids = new Set(answers.map((a) => a.body.relationship.id));
+    expect(ids.size).toBe(1);
+  });
+});
