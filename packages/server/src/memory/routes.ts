@@ -117,12 +117,12 @@ export function memoryRoutes(options: MemoryRouteOptions) {
               op.slug,
             ])
             .catch((error: { code?: string }) => {
-              // Only relationships refer to a memory type's row (watchers refer to agents).
+              // Only relationships refer to a memory type's row without cascading (watchers refer to agents).
               if (error.code === '23503' && op.kind === 'relationship_type') {
                 throw new ProblemError(
                   409,
                   'relationship_type_in_use',
-                  `relationship type "${op.slug}" has relationships: delete them first (DELETE /api/${org.slug}/relationships/:id)`,
+                  `relationship type "${op.slug}" has relationships: delete them first (GET /api/${org.slug}/relationships?type=${op.slug} lists them, DELETE /api/${org.slug}/relationships/:id deletes one)`,
                 );
               }
               throw error;
