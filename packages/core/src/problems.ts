@@ -48,6 +48,12 @@ export const PROBLEM_CODES = [
   'oauth_client_missing',
   // A window asked of a watcher that is paused.
   'watcher_paused',
+  // Memory model: a JSON Schema that does not compile, and the checks made with the ones that do.
+  'invalid_schema',
+  'invalid_metadata',
+  'unknown_relationship_type',
+  'relationship_not_allowed',
+  'relationship_type_in_use',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 

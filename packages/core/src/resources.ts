@@ -191,12 +191,47 @@ const memorySlug = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, {
   message: 'must be lowercase letters, digits, "_" or "-", at most 63',
 });
 
+/**
+ * A JSON Schema as a bundle writes it (an object). Whether it compiles is checked where it is read
+ * (the CLI at file:line, the server before it stores it): zod cannot say what Ajv would.
+ */
+export const jsonSchemaObjectSchema = z.record(z.string(), z.unknown());
+
 export const entityTypeSchema = z.strictObject({
   slug: memorySlug,
   name: z.string().min(1).max(200),
   description: z.string().max(2000).optional(),
+  /** How a console shows the type: an emoji or an icon name, and a CSS colour; kept as written. */
+  icon: z.string().min(1).max(100).optional(),
+  color: z.string().min(1).max(50).optional(),
+  /** What an entity's metadata (its traits) must be; traits that fail it are not written. */
+  metadata_schema: jsonSchemaObjectSchema.optional(),
 });
-export const relationshipTypeSchema = entityTypeSchema;
+
+/** One entity type slug, or several: `source: person` or `source: [person, company]`. */
+const entityTypeSlugs = z.union([memorySlug, z.array(memorySlug).min(1).max(100)]);
+
+/**
+ * Which entity types a relationship of the type may join: a source and a target allowed by one
+ * rule. No rules: any two entities.
+ */
+export const relationshipRuleSchema = z.strictObject({
+  source: entityTypeSlugs,
+  target: entityTypeSlugs,
+});
+export type RelationshipRule = z.infer<typeof relationshipRuleSchema>;
+
+/** The slugs a rule's side names, as a list whichever way it was written. */
+export const ruleSlugs = (side: string | string[]): string[] => (typeof side === 'string' ? [side] : side);
+
+export const relationshipTypeSchema = z.strictObject({
+  slug: memorySlug,
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000).optional(),
+  /** What a relationship's metadata must be. */
+  metadata_schema: jsonSchemaObjectSchema.optional(),
+  rules: z.array(relationshipRuleSchema).max(200).optional(),
+});
 
 /** Five fields, each at least a minute apart: croner would also accept seconds, which we refuse. */
 export const cronSchema = z
@@ -234,12 +269,6 @@ const timeZone = z.string().refine(
   { message: 'must be an IANA time zone such as "Europe/Berlin"' },
 );
 
-/**
- * A JSON Schema as a bundle writes it (an object). Whether it compiles is checked where it is read
- * (the CLI at file:line, the server before it stores it): zod cannot say what Ajv would.
- */
-export const jsonSchemaObjectSchema = z.record(z.string(), z.unknown());
-
 /** Where a watcher's window reads from; every field narrows it (all of the org's events when absent). */
 export const watcherSourceSchema = z
   .strictObject({
@@ -270,6 +299,18 @@ export const notificationChannelSchema = z.union([
   }),
 ]);
 export type NotificationChannel = z.infer<typeof notificationChannelSchema>;
+
+/**
+ * Why an `extraction_schema` that compiles still cannot be one: a watcher's result is stored as an
+ * object, so the root must describe one. `null` when it is fine.
+ */
+export function extractionSchemaRootProblem(schema: Record<string, unknown>): string | null {
+  if (schema.type !== 'object') return 'the root must be "type": "object"';
+  const properties = schema.properties;
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties))
+    return 'the root must have "properties": the fields of the result';
+  return null;
+}
 
 export const watcherSchema = z.strictObject({
   slug: memorySlug,
@@ -318,6 +359,17 @@ export const storedEntityTypeSchema = z.object({
   slug: z.string(),
   name: z.string(),
   description: z.string().nullable(),
+  icon: z.string().nullable(),
+  color: z.string().nullable(),
+  metadata_schema: jsonSchemaObjectSchema.nullable(),
+  ...stored,
+});
+export const storedRelationshipTypeSchema = z.object({
+  slug: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  metadata_schema: jsonSchemaObjectSchema.nullable(),
+  rules: z.array(z.object({ source: entityTypeSlugs, target: entityTypeSlugs })).nullable(),
   ...stored,
 });
 export const storedWatcherSchema = z.object({
@@ -327,14 +379,11 @@ export const storedWatcherSchema = z.object({
   prompt: z.string(),
   agent: z.string(),
   timezone: z.string().nullable(),
-  description: z.string().nullable().optional(),
-  extraction_schema: jsonSchemaObjectSchema.nullable().optional(),
-  tags: z.array(z.string()).nullable().optional(),
-  sources: z.array(z.record(z.string(), z.unknown())).nullable().optional(),
-  notification_channel: z
-    .union([z.string(), z.record(z.string(), z.unknown())])
-    .nullable()
-    .optional(),
-  min_cooldown_seconds: z.number().nullable().optional(),
+  description: z.string().nullable(),
+  extraction_schema: jsonSchemaObjectSchema.nullable(),
+  tags: z.array(z.string()).nullable(),
+  sources: z.array(z.record(z.string(), z.unknown())).nullable(),
+  notification_channel: z.union([z.string(), z.record(z.string(), z.unknown())]).nullable(),
+  min_cooldown_seconds: z.number().nullable(),
   ...stored,
 });

@@ -32,6 +32,7 @@ import { operationsRoutes } from './ops/routes.js';
 import { positiveInteger } from './ops/settings.js';
 import { ensureOrg, orgRoutes } from './orgs/routes.js';
 import { type PlatformRouteOptions, platformRoutes } from './platforms/routes.js';
+import { relationshipRoutes } from './relationships/routes.js';
 import { actionRoutes } from './runs/action-routes.js';
 import { createRunMetrics } from './runs/metrics.js';
 import { runRoutes } from './runs/routes.js';
@@ -120,6 +121,7 @@ export async function buildApp(
       await typed.register(actionRoutes(options));
       await typed.register(entityRoutes(options));
       await typed.register(watcherRoutes(options));
+      await typed.register(relationshipRoutes(options));
       await registerDocs(typed, options);
     },
     { prefix: options.basePath },

@@ -121,10 +121,23 @@ const BUNDLE = dedent(`
     - slug: customer
       name: Customer
       description: A paying customer
+      icon: "🧑"
+      color: "#3b82f6"
+      metadata_schema:
+        type: object
+        properties:
+          email: {type: string, format: email}
+          seats: {type: integer, minimum: 1}
+        required: [email]
+    - slug: ticket
+      name: Ticket
   relationships:
     - slug: opened_by
       name: Opened by
       description: Who opened a ticket
+      metadata_schema: {type: object, properties: {channel: {type: string}}}
+      rules:
+        - {source: ticket, target: customer}
   watchers:
     - slug: daily-digest
       name: Daily digest
@@ -132,6 +145,18 @@ const BUNDLE = dedent(`
       prompt: Summarise yesterday's tickets.
       agent: {{support}}
       timezone: Europe/Berlin
+      description: The day in tickets
+      extraction_schema:
+        type: object
+        properties:
+          summary: {type: string}
+          open: {type: integer}
+        required: [summary]
+      tags: [tickets, daily]
+      sources:
+        - {connector: rss, feed: items}
+      notification_channel: both
+      min_cooldown_seconds: 3600
 `);
 
 type Files = Record<string, string>;
@@ -591,6 +616,117 @@ const cases: Case[] = [
     read: memoryItem('watchers', 'daily-digest', 'timezone'),
     expected: 'America/New_York',
   },
+  // The fields bundles write beyond the spec's: each one is a change of its own.
+  {
+    name: 'entity type icon',
+    change: yaml('icon: "🧑"', 'icon: "🏢"'),
+    kind: 'entity_type',
+    id: 'customer',
+    field: 'icon',
+    read: memoryItem('entityTypes', 'customer', 'icon'),
+    expected: '🏢',
+  },
+  {
+    name: 'entity type color',
+    change: yaml('color: "#3b82f6"', 'color: teal'),
+    kind: 'entity_type',
+    id: 'customer',
+    field: 'color',
+    read: memoryItem('entityTypes', 'customer', 'color'),
+    expected: 'teal',
+  },
+  {
+    name: 'entity type metadata_schema (one nested keyword)',
+    change: yaml('minimum: 1}', 'minimum: 2}'),
+    kind: 'entity_type',
+    id: 'customer',
+    field: 'metadata_schema',
+    read: memoryItem('entityTypes', 'customer', 'metadata_schema'),
+    expected: {
+      type: 'object',
+      properties: { email: { type: 'string', format: 'email' }, seats: { type: 'integer', minimum: 2 } },
+      required: ['email'],
+    },
+  },
+  {
+    name: 'relationship type metadata_schema',
+    change: yaml('{channel: {type: string}}', '{channel: {type: string, enum: [email, chat]}}'),
+    kind: 'relationship_type',
+    id: 'opened_by',
+    field: 'metadata_schema',
+    read: memoryItem('relationshipTypes', 'opened_by', 'metadata_schema'),
+    expected: { type: 'object', properties: { channel: { type: 'string', enum: ['email', 'chat'] } } },
+  },
+  {
+    name: 'relationship type rules',
+    change: yaml('{source: ticket, target: customer}', '{source: ticket, target: [customer, ticket]}'),
+    kind: 'relationship_type',
+    id: 'opened_by',
+    field: 'rules',
+    read: memoryItem('relationshipTypes', 'opened_by', 'rules'),
+    expected: [{ source: 'ticket', target: ['customer', 'ticket'] }],
+  },
+  {
+    name: 'watcher description',
+    change: yaml('description: The day in tickets', 'description: The day in tickets, briefly'),
+    kind: 'watcher',
+    id: 'daily-digest',
+    field: 'description',
+    read: memoryItem('watchers', 'daily-digest', 'description'),
+    expected: 'The day in tickets, briefly',
+  },
+  {
+    name: 'watcher extraction_schema',
+    change: yaml('required: [summary]', 'required: [summary, open]'),
+    kind: 'watcher',
+    id: 'daily-digest',
+    field: 'extraction_schema',
+    read: memoryItem('watchers', 'daily-digest', 'extraction_schema'),
+    expected: {
+      type: 'object',
+      properties: { summary: { type: 'string' }, open: { type: 'integer' } },
+      required: ['summary', 'open'],
+    },
+  },
+  {
+    name: 'watcher tags',
+    change: yaml('tags: [tickets, daily]', 'tags: [tickets]'),
+    kind: 'watcher',
+    id: 'daily-digest',
+    field: 'tags',
+    read: memoryItem('watchers', 'daily-digest', 'tags'),
+    expected: ['tickets'],
+  },
+  {
+    name: 'watcher sources',
+    change: yaml('{connector: rss, feed: items}', '{connector: rss, feed: items, entity_type: customer}'),
+    kind: 'watcher',
+    id: 'daily-digest',
+    field: 'sources',
+    read: memoryItem('watchers', 'daily-digest', 'sources'),
+    expected: [{ connector: 'rss', feed: 'items', entity_type: 'customer' }],
+  },
+  {
+    name: 'watcher notification_channel (to a platform of its agent)',
+    change: yaml(
+      'notification_channel: both',
+      'notification_channel: {platform: {{support}}-team-chat-main, channel: C123}',
+    ),
+    kind: 'watcher',
+    id: 'daily-digest',
+    field: 'notification_channel',
+    read: memoryItem('watchers', 'daily-digest', 'notification_channel'),
+    expected: { platform: '{{platform}}', channel: 'C123' },
+  },
+  {
+    name: 'watcher min_cooldown_seconds',
+    change: yaml('min_cooldown_seconds: 3600', 'min_cooldown_seconds: 0'),
+    kind: 'watcher',
+    id: 'daily-digest',
+    field: 'min_cooldown_seconds',
+    read: memoryItem('watchers', 'daily-digest', 'min_cooldown_seconds'),
+    expected: 0,
+  },
 ];
 
 // Removing a value is a change too: each of these converges to the server's "none".
@@ -670,6 +806,18 @@ cases.push(
     planned: '',
   },
   {
+    name: 'entity type metadata_schema removed',
+    change: yaml(
+      '    metadata_schema:\n      type: object\n      properties:\n        email: {type: string, format: email}\n        seats: {type: integer, minimum: 1}\n      required: [email]\n',
+      '',
+    ),
+    kind: 'entity_type',
+    id: 'customer',
+    field: 'metadata_schema',
+    read: memoryItem('entityTypes', 'customer', 'metadata_schema'),
+    expected: null,
+  },
+  {
     name: 'watcher timezone removed',
     change: yaml('    timezone: Europe/Berlin\n', ''),
     kind: 'watcher',
@@ -684,7 +832,11 @@ cases.push(
 const renderId = (id: string, ids: Ids) =>
   id.replace('{{support}}', ids.support).replace('{{platform}}', ids.platform);
 const renderValue = (value: unknown, ids: Ids): unknown =>
-  typeof value === 'string' ? render(value, ids) : value;
+  typeof value === 'string'
+    ? render(renderId(value, ids), ids)
+    : value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderValue(v, ids)]))
+      : value;
 
 describe('svc apply: changing each kind of field updates exactly that row', () => {
   it('the base project sets every setting, so that each case changes a value that is there', async () => {
@@ -774,6 +926,39 @@ describe('svc apply: what is not a change', () => {
   });
 });
 
+describe('svc apply: a JSON Schema that does not compile', () => {
+  it.each([
+    [
+      'metadata_schema',
+      'email: {type: string, format: email}',
+      'email: {type: strnig}',
+      11,
+      'entities[0].metadata_schema.properties.email.type',
+    ],
+    [
+      'extraction_schema',
+      'open: {type: integer}',
+      'open: {type: integr}',
+      35,
+      'watchers[0].extraction_schema.properties.open.type',
+    ],
+  ])('a bad %s is reported at file:line and nothing is applied', async (_field, from, to, line, path) => {
+    const ids = newIds();
+    const token = await newOrg(ids);
+    const dir = await writeFiles(yaml(from, to)(BASE), ids);
+    const run = await apply(dir, token, { org: ids.org, yes: true });
+    expect(run.code).not.toBe(0);
+    expect(run.err).toMatch(
+      new RegExp(
+        `models/crm\\.yaml:${line}:\\d+: ${path.replace(/[.[\]]/g, '\\$&')}: is not valid JSON Schema: must be one of array, boolean`,
+      ),
+    );
+    const view = await serverView(ids);
+    expect(view.support).toBeUndefined();
+    expect(view.memory).toEqual({ entityTypes: [], relationshipTypes: [], watchers: [] });
+  });
+});
+
 describe('svc apply: a domain with a leading dot', () => {
   it('is stored as its wildcard form, so the plan converges', async () => {
     const ids = newIds();
@@ -799,9 +984,9 @@ describe('svc apply: writes counted by the server', () => {
     let before = await serverRequests();
     const first = await apply(dir, token, { org: ids.org, yes: true });
     expect(first.code, first.err).toBe(0);
-    // Two agents, their settings, a platform, an entity type, a relationship type, a watcher.
-    expect(first.out).toMatch(/Applied 7 changes/);
-    expect(serverWrites(since(before, await serverRequests()), 1)).toBe(7);
+    // Two agents, their settings, a platform, two entity types, a relationship type, a watcher.
+    expect(first.out).toMatch(/Applied 8 changes/);
+    expect(serverWrites(since(before, await serverRequests()), 1)).toBe(8);
     const snapshot = await serverView(ids);
 
     before = await serverRequests();

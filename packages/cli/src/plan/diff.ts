@@ -1,6 +1,14 @@
 import { SETTING_KEYS } from '@svc/core';
 import { same } from './normalise.js';
-import type { Change, DesiredState, MemoryItem, Plan, PlanRow, ServerState, WatcherItem } from './types.js';
+import {
+  type Change,
+  type DesiredState,
+  MEMORY_FIELDS,
+  type MemoryItem,
+  type Plan,
+  type PlanRow,
+  type ServerState,
+} from './types.js';
 
 export type Only = 'agents' | 'memory' | undefined;
 
@@ -122,7 +130,7 @@ function platformRows(org: string, desired: DesiredState, server: ServerState): 
 /** What the server means by an absent description (none: "") and timezone (UTC). */
 const MEMORY_DEFAULTS = { description: '', timezone: 'UTC' };
 
-function memoryRows<T extends MemoryItem | WatcherItem>(
+function memoryRows<T extends MemoryItem>(
   org: string,
   kind: 'entity_type' | 'relationship_type' | 'watcher',
   fields: readonly string[],
@@ -174,25 +182,15 @@ export function computePlan(org: string, desired: DesiredState, server: ServerSt
   }
   if (only !== 'agents') {
     rows.push(
-      ...memoryRows(org, 'entity_type', ['name', 'description'], desired.entityTypes, server.entityTypes),
-    );
-    rows.push(
+      ...memoryRows(org, 'entity_type', MEMORY_FIELDS.entity_type, desired.entityTypes, server.entityTypes),
       ...memoryRows(
         org,
         'relationship_type',
-        ['name', 'description'],
+        MEMORY_FIELDS.relationship_type,
         desired.relationshipTypes,
         server.relationshipTypes,
       ),
-    );
-    rows.push(
-      ...memoryRows(
-        org,
-        'watcher',
-        ['name', 'schedule', 'prompt', 'agent', 'timezone'],
-        desired.watchers,
-        server.watchers,
-      ),
+      ...memoryRows(org, 'watcher', MEMORY_FIELDS.watcher, desired.watchers, server.watchers),
     );
   }
   return { org, rows };

@@ -94,6 +94,11 @@ const BUNDLE_V1 = dedent(`
   entities:
     - slug: person
       name: Person
+      icon: "👤"
+      metadata_schema:
+        type: object
+        properties:
+          email: {type: string, format: email}
     - slug: company
       name: Company
       description: A customer's employer
@@ -102,6 +107,13 @@ const BUNDLE_V1 = dedent(`
   relationships:
     - slug: works-at
       name: Works at
+      rules:
+        - {source: person, target: company}
+    - slug: owns
+      name: Owns
+      metadata_schema: {type: object, properties: {since: {type: string}}}
+      rules:
+        - {source: person, target: ticket}
     - slug: knows
       name: Knows
   watchers:
@@ -110,6 +122,11 @@ const BUNDLE_V1 = dedent(`
       schedule: "0 9 * * *"
       prompt: Summarise the day
       agent: support
+      tags: [digest]
+      extraction_schema:
+        type: object
+        properties:
+          summary: {type: string}
     - slug: weekly
       name: Weekly review
       schedule: "0 9 * * 1"
@@ -125,7 +142,9 @@ const BUNDLE_V1 = dedent(`
  *   billing created;
  * - platforms: support-team-chat-main's config changes (restarts the worker), -alerts only renames
  *   its display name (no restart), -escalations is created, support-messenger is drift;
- * - memory: one noop, one update, one create and one drift of each kind where it makes sense.
+ * - memory: one noop, one update, one create and one drift of each kind where it makes sense; the
+ *   noop entity type has an icon and a metadata_schema, the updates change a colour, rules, tags
+ *   and min_cooldown_seconds and show exactly those fields.
  */
 const TOML_V2 = dedent(`
   [agents.support]
@@ -201,16 +220,32 @@ const BUNDLE_V2 = dedent(`
   entities:
     - slug: person
       name: Person
+      icon: "👤"
+      metadata_schema:
+        type: object
+        properties:
+          email: {type: string, format: email}
     - slug: company
       name: Company
       description: The organisation a person works for
+      color: "#0ea5e9"
     - slug: invoice
       name: Invoice
+      metadata_schema: {type: object, properties: {amount: {type: number}}, required: [amount]}
   relationships:
     - slug: works-at
       name: Works at
+      rules:
+        - {source: person, target: company}
+    - slug: owns
+      name: Owns
+      metadata_schema: {type: object, properties: {since: {type: string}}}
+      rules:
+        - {source: person, target: [company, invoice]}
     - slug: billed-to
       name: Billed to
+      rules:
+        - {source: invoice, target: [person, company]}
   watchers:
     - slug: daily
       name: Daily digest
@@ -218,6 +253,12 @@ const BUNDLE_V2 = dedent(`
       prompt: Summarise the day
       agent: support
       timezone: Europe/Berlin
+      tags: [digest, billing]
+      extraction_schema:
+        type: object
+        properties:
+          summary: {type: string}
+      min_cooldown_seconds: 3600
 `);
 
 const V1_FILES = {

@@ -1,6 +1,6 @@
 import type { Agent } from '@svc/core';
 import type { ApiClient } from '../session/client.js';
-import type { MemoryItem, ServerState, WatcherItem } from './types.js';
+import type { ServerState } from './types.js';
 
 /**
  * The org's state in two requests, whatever the project's size: every agent with its settings and
@@ -9,7 +9,7 @@ import type { MemoryItem, ServerState, WatcherItem } from './types.js';
 export async function readServerState(client: ApiClient, org: string): Promise<ServerState> {
   const [{ agents }, memory] = await Promise.all([
     client.request<{ agents: Agent[] }>('GET', `/api/${org}/agents?include=config,platforms`),
-    client.request<{ entityTypes: MemoryItem[]; relationshipTypes: MemoryItem[]; watchers: WatcherItem[] }>(
+    client.request<Pick<ServerState, 'entityTypes' | 'relationshipTypes' | 'watchers'>>(
       'POST',
       `/api/${org}/operations/manage_entity_schema`,
       { action: 'list' },

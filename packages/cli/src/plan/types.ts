@@ -3,8 +3,8 @@ import type { AgentConfig } from '@svc/core';
 /** What the project files say the org should hold (secret references as text, never values). */
 export interface DesiredState {
   agents: DesiredAgent[];
-  entityTypes: MemoryItem[];
-  relationshipTypes: MemoryItem[];
+  entityTypes: EntityTypeItem[];
+  relationshipTypes: RelationshipTypeItem[];
   watchers: WatcherItem[];
 }
 
@@ -32,20 +32,53 @@ export interface MemoryItem {
   description?: string | null;
 }
 
-export interface WatcherItem {
-  slug: string;
-  name: string;
+export interface EntityTypeItem extends MemoryItem {
+  icon?: string | null;
+  color?: string | null;
+  metadata_schema?: Record<string, unknown> | null;
+}
+
+export interface RelationshipTypeItem extends MemoryItem {
+  metadata_schema?: Record<string, unknown> | null;
+  rules?: { source: string | string[]; target: string | string[] }[] | null;
+}
+
+export interface WatcherItem extends MemoryItem {
   schedule: string;
   prompt: string;
   agent: string;
   timezone?: string | null;
+  extraction_schema?: Record<string, unknown> | null;
+  tags?: string[] | null;
+  sources?: Record<string, unknown>[] | null;
+  notification_channel?: string | Record<string, unknown> | null;
+  min_cooldown_seconds?: number | null;
 }
+
+/** The fields a plan compares, per kind, in the order its rows show them. */
+export const MEMORY_FIELDS = {
+  entity_type: ['name', 'description', 'icon', 'color', 'metadata_schema'],
+  relationship_type: ['name', 'description', 'metadata_schema', 'rules'],
+  watcher: [
+    'name',
+    'schedule',
+    'prompt',
+    'agent',
+    'timezone',
+    'description',
+    'extraction_schema',
+    'tags',
+    'sources',
+    'notification_channel',
+    'min_cooldown_seconds',
+  ],
+} as const;
 
 /** What the server holds, read in a constant number of requests. */
 export interface ServerState {
   agents: (Omit<DesiredAgent, 'platforms'> & { platforms: DesiredPlatform[] })[];
-  entityTypes: MemoryItem[];
-  relationshipTypes: MemoryItem[];
+  entityTypes: EntityTypeItem[];
+  relationshipTypes: RelationshipTypeItem[];
   watchers: WatcherItem[];
 }
 

@@ -11,6 +11,7 @@ import {
   reportUnknownKey,
   reportUnstorableText,
 } from './issues.js';
+import { checkNotificationChannels, checkRules, reportSchemaProblems } from './memory-model.js';
 import type { ProjectProblem } from './problems.js';
 import type { TomlPath } from './toml-locator.js';
 import type { EntityType, RelationshipType, Watcher } from './types.js';
@@ -80,16 +81,32 @@ export function readBundle(file: string, source: string, problems: ProjectProble
           input: raw,
           allowedKeys: (p) => (p.length === 2 ? Object.keys(schema.shape) : []),
         });
-      } else (into[kind] as Located<unknown>[]).push({ item: parsed.data, ctx, path: [kind, i] });
+        return;
+      }
+      const item = parsed.data;
+      if ('extraction_schema' in item) {
+        reportSchemaProblems(ctx, [kind, i, 'extraction_schema'], item.extraction_schema, {
+          objectRoot: true,
+        });
+      }
+      if ('metadata_schema' in item)
+        reportSchemaProblems(ctx, [kind, i, 'metadata_schema'], item.metadata_schema);
+      (into[kind] as Located<unknown>[]).push({ item, ctx, path: [kind, i] });
     });
   }
 }
 
 /**
- * Checks that span bundles: unique slugs per kind, and watchers that name declared agents (unless
- * `agentIds` is null: svc.toml could not be read, and its agents are unknown).
+ * Checks that span bundles and svc.toml: unique slugs per kind, relationship rules that name
+ * declared entity types, watchers that name declared agents (unless `agentIds` is null: svc.toml
+ * could not be read, and its agents are unknown) and platforms of their agent (`platforms`: each
+ * valid agent's platform stable IDs).
  */
-export function checkBundles(bundles: Bundles, agentIds: Set<string> | null): void {
+export function checkBundles(
+  bundles: Bundles,
+  agentIds: Set<string> | null,
+  platforms: Map<string, string[]> = new Map(),
+): void {
   for (const kind of Object.keys(KINDS) as Kind[]) {
     const seen = new Map<string, Located<{ slug: string }>>();
     for (const entry of bundles[kind] as Located<{ slug: string }>[]) {
@@ -107,7 +124,9 @@ export function checkBundles(bundles: Bundles, agentIds: Set<string> | null): vo
       );
     }
   }
+  checkRules(bundles);
   if (!agentIds) return;
+  checkNotificationChannels(bundles, platforms);
   for (const { item, ctx, path } of bundles.watchers) {
     if (!agentIds.has(item.agent)) {
       const known = [...agentIds].map((id) => `"${id}"`).join(', ');

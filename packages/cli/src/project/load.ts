@@ -58,7 +58,10 @@ export async function loadProject(
       report(toml.ctx, model.path, 'value', `memory bundle "${model.file}" not found`);
     else readBundle(displayPath(dir, resolve(dir, model.file)), bundleSource, problems, bundles);
   }
-  checkBundles(bundles, toml.agentIds);
+  const platforms = new Map(
+    toml.agents.filter((a) => a.valid).map((a) => [a.agentId, a.platforms.map((p) => p.stableId)]),
+  );
+  checkBundles(bundles, toml.agentIds, platforms);
   checkSecrets(toml.secrets, env, problems, options.requireSecrets !== false);
 
   const project: Project = {

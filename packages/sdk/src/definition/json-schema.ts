@@ -7,9 +7,13 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { JsonSchema } from './types.js';
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
+// No logger: an unknown `format` is ignored as the standard says, not printed on every compile.
+const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false });
 // `format` (uri, email, date-time) is what zod's builders emit for z.url(), z.email(), z.iso.datetime().
 addFormats.default(ajv);
+/** Compiles schemas only to see whether they compile: nothing it compiles is kept or shared. */
+const checker = new Ajv2020({ allErrors: true, strict: false, logger: false });
+addFormats.default(checker);
 const compiled = new WeakMap<JsonSchema, ReturnType<typeof ajv.compile>>();
 
 /** Problems of `value` against a JSON Schema, as `path: message` lines; empty when it conforms. */
@@ -42,11 +46,26 @@ function describeAjvError(error: ErrorObject): string {
  * same `anyOf`, which say the same thing less clearly.
  */
 export function invalidSchemaProblems(schema: JsonSchema): string[] {
-  if (ajv.validateSchema(schema)) return [];
+  if (ajv.validateSchema(schema)) return compileProblems(schema);
   const [first] = ajv.errors ?? [];
   if (!first) return ['(schema): is invalid'];
   const where = first.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : '(schema)';
   const allowed = (first.params as { allowedValues?: unknown[] }).allowedValues;
   const message = allowed ? `must be one of ${allowed.join(', ')}` : (first.message ?? 'is invalid');
   return [`${where}: ${message}`];
+}
+
+/**
+ * What the metaschema accepts and compiling still refuses: a `$ref` that resolves nowhere, a
+ * `pattern` that is not a regular expression. Compiled once; the result is not kept.
+ */
+function compileProblems(schema: JsonSchema): string[] {
+  try {
+    checker.compile(schema);
+    return [];
+  } catch (error) {
+    return [`(schema): ${(error as Error).message}`];
+  } finally {
+    checker.removeSchema(schema);
+  }
 }

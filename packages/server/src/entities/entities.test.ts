@@ -683,3 +683,85 @@ describe('GET /api/:org/entities', () => {
     expect((await server.call('GET', `/api/elsewhere/entities/${rows[0]?.id}`)).status).toBe(200);
   });
 });
+
+describe("an entity type's metadata_schema", () => {
+  const member = (): EntityLinkRule => ({
+    entityType: 'member',
+    autoCreate: true,
+    titlePath: 'payload_data.name',
+    identities: [{ namespace: 'email', eventPath: 'payload_data.email' }],
+    traits: {
+      plan: { eventPath: 'payload_data.plan', behavior: 'overwrite' },
+      seats: { eventPath: 'payload_data.seats', behavior: 'overwrite' },
+    },
+  });
+
+  beforeAll(async () => {
+    const res = await server.call('POST', '/api/default/operations/manage_entity_schema', {
+      body: {
+        action: 'upsert',
+        kind: 'entity_type',
+        item: {
+          slug: 'member',
+          name: 'Member',
+          metadata_schema: {
+            type: 'object',
+            properties: { plan: { enum: ['free', 'pro'] }, seats: { type: 'integer', minimum: 1 } },
+          },
+        },
+      },
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it('keeps a new entity whose traits fail it, without them, and says why on the event', async () => {
+    const email = `member.${unique()}@example.com`;
+    const valid = `member.${unique()}@example.com`;
+    const [bad, good] = await sync(
+      [member()],
+      [
+        envelope({ email, name: 'Mia', plan: 'gold', seats: 0 }),
+        envelope({ email: valid, name: 'Max', plan: 'pro', seats: 3 }),
+      ],
+    );
+    expect(await linksOf(bad as string)).toEqual([
+      expect.objectContaining({
+        entity_type: 'member',
+        title: 'Mia',
+        traits: {},
+        identities: [`email:${email}`],
+      }),
+    ]);
+    expect(await issuesOf(bad as string)).toEqual([
+      {
+        problem: 'invalid_metadata',
+        entityType: 'member',
+        errors: ['plan: must be equal to one of the allowed values', 'seats: must be >= 1'],
+      },
+    ]);
+    // The other event of the batch is untouched by it.
+    expect((await linksOf(good as string))[0]?.traits).toEqual({ plan: 'pro', seats: 3 });
+    expect(await issuesOf(good as string)).toBeNull();
+  });
+
+  it('leaves an existing entity as it was when the merged traits would fail it', async () => {
+    const email = `member.${unique()}@example.com`;
+    const [first] = await sync([member()], [envelope({ email, name: 'Ada', plan: 'free', seats: 2 })]);
+    const [id] = (await linksOf(first as string)).map((e) => e.id);
+    const [second] = await sync([member()], [envelope({ email, name: 'Ada', plan: 'enterprise' })]);
+    expect(await linksOf(second as string)).toEqual([
+      expect.objectContaining({ id, traits: { plan: 'free', seats: 2 } }),
+    ]);
+    expect(await issuesOf(second as string)).toEqual([
+      {
+        problem: 'invalid_metadata',
+        entityType: 'member',
+        errors: ['plan: must be equal to one of the allowed values'],
+      },
+    ]);
+    // A later valid event writes again, and its event has no issue.
+    const [third] = await sync([member()], [envelope({ email, name: 'Ada', plan: 'pro' })]);
+    expect((await linksOf(third as string))[0]?.traits).toEqual({ plan: 'pro', seats: 2 });
+    expect(await issuesOf(third as string)).toBeNull();
+  });
+});

@@ -1,6 +1,7 @@
 import type { EntityLinkOverrides, EntityLinkRule, EventEnvelope } from '@svc/connector-sdk';
 import type { PoolClient } from 'pg';
 import { lockIdentities } from './locks.js';
+import { keepValidMetadata } from './metadata.js';
 import { type EntityChange, identityKey, isNew, type Plan, planLinks } from './plan.js';
 import { type Claim, claimsOf, type LinkIssue } from './rules.js';
 
@@ -48,6 +49,7 @@ export async function linkEvents(client: PoolClient, input: LinkInput): Promise<
     }
   }
   const plan = planLinks(claims, owners);
+  await keepValidMetadata(client, orgId, plan, issues);
   const ids = await createEntities(client, orgId, plan);
   for (const { event, entityType, matches } of plan.ambiguous) {
     issues[event]?.push({

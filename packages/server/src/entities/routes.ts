@@ -11,6 +11,8 @@ import { orgOf } from '../auth/authenticate.js';
 import { iso, orgParams, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
+import { ENTITY_RELATIONSHIPS, relationshipsOfEntity } from '../relationships/queries.js';
+import { relationshipSchema, toRelationship } from '../relationships/schema.js';
 import { type EntityRow, entityById, listEntities } from './queries.js';
 
 const tags = ['entities'];
@@ -136,15 +138,23 @@ export function entityRoutes(options: EntityRouteOptions) {
         schema: {
           tags,
           operationId: 'getEntity',
-          summary: 'One entity, with its identities and traits',
+          summary: 'One entity, with its identities, traits and newest relationships',
+          description:
+            `\`relationships\`: its ${ENTITY_RELATIONSHIPS} newest, whether it is their source or their target; ` +
+            'GET /api/{org}/relationships?entityId= pages through all of them.',
           params: orgParams.extend({ entityId: z.string().max(20) }),
-          response: { 200: z.object({ entity: entitySchema }), ...problemResponses },
+          response: {
+            200: z.object({ entity: entitySchema.extend({ relationships: z.array(relationshipSchema) }) }),
+            ...problemResponses,
+          },
         },
       },
       async (request) => {
-        const row = await entityById(options.pool, orgOf(request).id, request.params.entityId);
+        const orgId = orgOf(request).id;
+        const row = await entityById(options.pool, orgId, request.params.entityId);
         if (!row) throw notFound(`entity ${request.params.entityId}`);
-        return { entity: toEntity(row) };
+        const relationships = await relationshipsOfEntity(options.pool, orgId, row.id);
+        return { entity: { ...toEntity(row), relationships: relationships.map(toRelationship) } };
       },
     );
   };

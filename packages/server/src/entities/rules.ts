@@ -16,7 +16,9 @@ export type LinkIssue =
       /** Every identity of the event that found an entity, and the entity it found. */
       matches: { namespace: string; value: string; entityId: number }[];
     }
-  | { problem: 'unknown_namespace'; entityType: string; namespace: string; message: string };
+  | { problem: 'unknown_namespace'; entityType: string; namespace: string; message: string }
+  /** The traits the event would have written fail the type's `metadata_schema`: none were written. */
+  | { problem: 'invalid_metadata'; entityType: string; errors: string[] };
 
 export type TraitBehavior = EntityTraitSpec['behavior'];
 

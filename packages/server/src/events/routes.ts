@@ -43,7 +43,10 @@ const eventSchema = z.object({
   entityIds: z.array(z.int()).describe('the entities the connector’s entity links tied it to'),
   linkIssues: z
     .array(object)
-    .describe('links its rules asked for that could not be made (an identity of two entities, ...)'),
+    .describe(
+      'links its rules asked for that could not be made (`ambiguous`: an identity of two entities, ...), ' +
+        "and traits not written because they fail the entity type's metadata_schema (`invalid_metadata`)",
+    ),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

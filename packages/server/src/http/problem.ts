@@ -44,6 +44,11 @@ const TITLES: Record<ProblemCode, string> = {
   delivery_failed: 'Reply not delivered',
   oauth_client_missing: 'OAuth client not set up',
   watcher_paused: 'Watcher paused',
+  invalid_schema: 'Not a valid JSON Schema',
+  invalid_metadata: 'Metadata does not match the schema',
+  unknown_relationship_type: 'Unknown relationship type',
+  relationship_not_allowed: "Not allowed by the relationship type's rules",
+  relationship_type_in_use: 'Relationship type in use',
 };
 
 /**

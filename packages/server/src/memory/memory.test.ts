@@ -187,3 +187,95 @@ describe('manage_entity_schema', () => {
     expect(slugs).not.toContain('cron-bad');
   });
 });
+
+/** The same value with every object's keys in reverse order. */
+const reversedKeys = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(reversedKeys)
+    : value !== null && typeof value === 'object'
+      ? Object.fromEntries(
+          Object.entries(value)
+            .reverse()
+            .map(([k, v]) => [k, reversedKeys(v)]),
+        )
+      : value;
+
+describe('manage_entity_schema: the fields bundles write', () => {
+  const contact = {
+    slug: 'contact',
+    name: 'Contact',
+    icon: '👤',
+    color: '#3b82f6',
+    metadata_schema: {
+      type: 'object',
+      properties: { email: { type: 'string', format: 'email' }, seats: { type: 'integer' } },
+      required: ['email'],
+    },
+  };
+  const employs = {
+    slug: 'employs',
+    name: 'Employs',
+    metadata_schema: { type: 'object', properties: { since: { type: 'string' } } },
+    rules: [{ source: 'contact', target: ['contact', 'person'] }],
+  };
+  const digest = {
+    ...morningBrief,
+    slug: 'digest',
+    description: 'What happened, in three lines',
+    extraction_schema: { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] },
+    tags: ['daily', 'ops'],
+    sources: [{ connector: 'rss', feed: 'items' }, { entity_type: 'contact' }],
+    notification_channel: { platform: 'scout-team-chat', channel: 'C1' },
+    min_cooldown_seconds: 600,
+  };
+
+  it.each([
+    ['entity_type', contact, { color: 'red' }],
+    ['relationship_type', employs, { rules: [{ source: ['contact'], target: 'contact' }] }],
+    ['watcher', digest, { tags: ['daily'] }],
+  ])(
+    'stores, answers and lists every field of a %s; the same item again is unchanged',
+    async (kind, item, change) => {
+      const created = await upsert(kind, item);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body.item).toMatchObject(item);
+      // Key order differs from the stored jsonb's: still the same value.
+      const reordered = reversedKeys(item);
+      const again = await upsert(kind, reordered as Record<string, unknown>);
+      expect(again.body.result).toBe('unchanged');
+      expect(again.body.item.updatedAt).toBe(created.body.item.updatedAt);
+      const updated = await upsert(kind, { ...item, ...change });
+      expect(updated.body).toMatchObject({ result: 'updated', item: change });
+      const listed = await op({ action: 'list', kind });
+      expect(Object.values(listed.body)[0]).toContainEqual(expect.objectContaining({ ...item, ...change }));
+      await op({ action: 'delete', kind, slug: item.slug });
+    },
+  );
+
+  it.each([
+    ['entity_type', 'metadata_schema', { type: 'strnig' }, 'type: must be one of'],
+    ['relationship_type', 'metadata_schema', { $ref: '#/$defs/nowhere' }, "can't resolve reference"],
+    ['watcher', 'extraction_schema', { type: 'strnig' }, 'type: must be one of'],
+    ['watcher', 'extraction_schema', { type: 'array', items: {} }, 'the root must be "type": "object"'],
+    ['watcher', 'extraction_schema', { type: 'object' }, 'the root must have "properties"'],
+  ])('refuses a %s whose %s is %j: 422 invalid_schema, nothing stored', async (kind, field, schema, says) => {
+    const base = kind === 'watcher' ? { ...digest, slug: 'bad' } : { slug: 'bad', name: 'Bad' };
+    const res = await upsert(kind, { ...base, [field]: schema });
+    expect(res.status).toBe(422);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.body.code).toBe('invalid_schema');
+    expect(res.body.detail).toContain(says);
+    expect(res.body.errors[0].path).toBe(`/body/item/${field}`);
+    const listed = await op({ action: 'list', kind });
+    expect(JSON.stringify(listed.body)).not.toContain('"bad"');
+  });
+
+  it('refuses a rule that is not a slug or a list of slugs', async () => {
+    const res = await upsert('relationship_type', {
+      ...employs,
+      rules: [{ source: 'Not A Slug', target: [] }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+  });
+});

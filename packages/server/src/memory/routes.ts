@@ -4,6 +4,7 @@ import {
   memoryKindSchema,
   mutationResultSchema,
   storedEntityTypeSchema,
+  storedRelationshipTypeSchema,
   storedWatcherSchema,
 } from '@svc/core';
 import type { Pool } from 'pg';
@@ -13,7 +14,8 @@ import { upsert } from '../db/upsert.js';
 import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
-import { columnsOf, LIST_KEYS, MEMORY_TABLES, UPSERT } from './queries.js';
+import { checkSchema } from './json-schema.js';
+import { columnsOf, LIST_KEYS, MEMORY_TABLES, UPSERT, valuesOf } from './queries.js';
 
 const tags = ['memory'];
 
@@ -31,13 +33,14 @@ function toItem(kind: MemoryKind, row: Row): Record<string, unknown> {
 
 const listAnswer = z.object({
   entityTypes: z.array(storedEntityTypeSchema).optional(),
-  relationshipTypes: z.array(storedEntityTypeSchema).optional(),
+  relationshipTypes: z.array(storedRelationshipTypeSchema).optional(),
   watchers: z.array(storedWatcherSchema).optional(),
 });
 const upsertAnswer = z.object({
   result: mutationResultSchema,
   kind: memoryKindSchema,
-  item: z.union([storedEntityTypeSchema, storedWatcherSchema]),
+  // Each kind has fields the others lack, so the first schema that fits is the item's own.
+  item: z.union([storedEntityTypeSchema, storedRelationshipTypeSchema, storedWatcherSchema]),
 });
 const deleteAnswer = z.object({
   result: z.enum(['deleted', 'unchanged']),
@@ -74,7 +77,13 @@ export function memoryRoutes(options: MemoryRouteOptions) {
             // Most specific first: the serializer answers with the first schema that fits.
             200: z.union([upsertAnswer, deleteAnswer, listAnswer]),
             201: upsertAnswer,
-            422: problemResponse('A watcher names an agent that does not exist'),
+            409: problemResponse(
+              '`relationship_type_in_use`: the relationship type to delete has relationships',
+            ),
+            422: problemResponse(
+              '`unknown_agent`: a watcher names an agent that does not exist; `invalid_schema`: a ' +
+                '`metadata_schema` or `extraction_schema` is not a JSON Schema that compiles',
+            ),
             ...problemResponses,
           },
         },
@@ -102,10 +111,22 @@ export function memoryRoutes(options: MemoryRouteOptions) {
           return answer;
         }
         if (op.action === 'delete') {
-          const { rowCount } = await options.pool.query(
-            `DELETE FROM ${MEMORY_TABLES[op.kind].table} WHERE org_id = $1 AND slug = $2`,
-            [org.id, op.slug],
-          );
+          const { rowCount } = await options.pool
+            .query(`DELETE FROM ${MEMORY_TABLES[op.kind].table} WHERE org_id = $1 AND slug = $2`, [
+              org.id,
+              op.slug,
+            ])
+            .catch((error: { code?: string }) => {
+              // Only relationships refer to a memory type's row without cascading (watchers refer to agents).
+              if (error.code === '23503' && op.kind === 'relationship_type') {
+                throw new ProblemError(
+                  409,
+                  'relationship_type_in_use',
+                  `relationship type "${op.slug}" has relationships: delete them first (GET /api/${org.slug}/relationships?type=${op.slug} lists them, DELETE /api/${org.slug}/relationships/:id deletes one)`,
+                );
+              }
+              throw error;
+            });
           return {
             result: rowCount ? ('deleted' as const) : ('unchanged' as const),
             kind: op.kind,
@@ -113,13 +134,14 @@ export function memoryRoutes(options: MemoryRouteOptions) {
           };
         }
         const item = op.item as Record<string, unknown>;
-        const values = MEMORY_TABLES[op.kind].values.map((column) => {
-          const field = MEMORY_TABLES[op.kind].rename?.[column] ?? column;
-          return item[field] ?? null;
-        });
+        // An API client may skip the CLI's checks: a schema that does not compile is never stored.
+        if (op.kind === 'watcher') {
+          checkSchema(op.item.extraction_schema, '/body/item/extraction_schema', { objectRoot: true });
+        } else checkSchema(op.item.metadata_schema, '/body/item/metadata_schema');
+        const values = valuesOf(op.kind, item);
         const row = await upsert<Row>(options.pool, UPSERT[op.kind], [org.id, item.slug, ...values]).catch(
           (error: { code?: string }) => {
-            if (error.code === '23503') {
+            if (error.code === '23503' && op.kind === 'watcher') {
               throw new ProblemError(
                 422,
                 'unknown_agent',

@@ -49,19 +49,18 @@ async function watcher(slug: string, created: Date, extra: Record<string, unknow
     body: {
       action: 'upsert',
       kind: 'watcher',
-      item: { slug, name: `Watcher ${slug}`, schedule: '* * * * *', prompt: 'Summarise.', agent: 'digest' },
+      item: {
+        slug,
+        name: `Watcher ${slug}`,
+        schedule: '* * * * *',
+        prompt: 'Summarise.',
+        agent: 'digest',
+        ...extra,
+      },
     },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   await server.pool.query(`UPDATE watchers SET created_at = $2 WHERE slug = $1`, [slug, created]);
-  // As stored by the memory operation (its own tests show that); set here so that this file
-  // depends on the scheduler alone.
-  for (const [column, value] of Object.entries(extra)) {
-    await server.pool.query(`UPDATE watchers SET ${column} = $2 WHERE slug = $1`, [
-      slug,
-      typeof value === 'number' ? value : JSON.stringify(value),
-    ]);
-  }
 }
 
 /** An event as a sync would have written it, arriving (created_at) at `arrived`. */
