@@ -254,6 +254,16 @@ const freshTargets: Record<string, () => Promise<string>> = {
     if (res.status >= 300) throw new Error(`secret creation failed: ${JSON.stringify(res.body)}`);
     return name;
   },
+  relationshipId: async () => {
+    const { rows } = await server.pool.query<{ id: string }>(
+      `INSERT INTO relationships (org_id, relationship_type, source_entity_id, target_entity_id)
+       SELECT org_id, 'matrix-knows', id, id FROM entities WHERE id = $1
+       ON CONFLICT (org_id, relationship_type, source_entity_id, target_entity_id) DO UPDATE SET metadata = relationships.metadata
+       RETURNING id`,
+      [fixtures.entityId],
+    );
+    return rows[0]?.id as string;
+  },
   // Named messenger platforms: the fixture's unnamed one is a team_chat, so names never clash.
   stableId: async () => {
     const name = `doomed-${randomBytes(4).toString('hex')}`;
@@ -308,6 +318,12 @@ const BODIES: Record<string, () => unknown> = {
   'POST /api/:org/operations/manage_entity_schema': () => ({ action: 'list' }),
   'PUT /api/:org/secrets/:name': () => ({ value: 'matrix-value' }),
   'PATCH /api/:org/watchers/:slug': () => ({ status: 'active' }),
+  // Made again, it is "unchanged".
+  'POST /api/:org/relationships': () => ({
+    type: 'matrix-knows',
+    sourceEntityId: Number(fixtures.entityId),
+    targetEntityId: Number(fixtures.entityId),
+  }),
   // Installing it again is "unchanged".
   'POST /api/:org/connectors': () => ({ package: 'rss' }),
   'POST /api/:org/connections': () => ({ connectorKey: 'rss' }),
@@ -401,6 +417,10 @@ beforeAll(async () => {
     [ORG],
   );
   fixtures.entityId = entity.rows[0]?.id as string;
+  const knows = await server.call('POST', `/api/${ORG}/operations/manage_entity_schema`, {
+    body: { action: 'upsert', kind: 'relationship_type', item: { slug: 'matrix-knows', name: 'Knows' } },
+  });
+  expect(knows.status, JSON.stringify(knows.body)).toBe(201);
   // A watcher (yearly: the scheduler never runs it here) and a window of it.
   const watcher = await server.call('POST', `/api/${ORG}/operations/manage_entity_schema`, {
     body: {
