@@ -46,6 +46,8 @@ export const PROBLEM_CODES = [
   'delivery_failed',
   // An OAuth connection whose org has not set the OAuth app's client id or secret.
   'oauth_client_missing',
+  // A search whose q has no words to search for (empty, or only common words and punctuation).
+  'search_query_empty',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 

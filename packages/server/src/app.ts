@@ -43,6 +43,7 @@ import {
   sourceInstalls,
   startRunWorkers,
 } from './runs/worker.js';
+import { searchRoutes } from './search/routes.js';
 import { checkEncryptionKey } from './secrets/encryption-key.js';
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
 import { createSecretResolver, type SecretResolver } from './secrets/resolve.js';
@@ -117,6 +118,7 @@ export async function buildApp(
       await typed.register(eventRoutes(options));
       await typed.register(actionRoutes(options));
       await typed.register(entityRoutes(options));
+      await typed.register(searchRoutes(options));
       await registerDocs(typed, options);
     },
     { prefix: options.basePath },

@@ -43,6 +43,7 @@ const TITLES: Record<ProblemCode, string> = {
   guardrail_blocked: "Refused by the agent's guardrails",
   delivery_failed: 'Reply not delivered',
   oauth_client_missing: 'OAuth client not set up',
+  search_query_empty: 'Nothing to search for',
 };
 
 /**
