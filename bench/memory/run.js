@@ -136,6 +136,16 @@ const KINDS = ['message', 'issue', 'commit', 'email', 'note'];
 const START = Date.UTC(2024, 0, 1);
 const SPAN_MS = 2 * 365 * 86_400_000;
 
+/**
+ * Syncs write what happened lately, so `occurred_at` mostly follows the order rows are written in
+ * (within a week); one event in ten is a backfill of any time in the two years.
+ */
+const occurredAt = (i) => {
+  const at =
+    random() < 0.1 ? START + random() * SPAN_MS : START + (i / EVENTS) * SPAN_MS - random() * 7 * 86_400_000;
+  return new Date(Math.max(START, Math.floor(at))).toISOString();
+};
+
 /** The first org holds half the events (a big tenant), the others share the rest. */
 const orgIndexOf = (i) => (i % 2 === 0 ? 0 : 1 + (i % (ORGS - 1)));
 
@@ -158,7 +168,7 @@ function* eventChunks(orgs) {
         sentence(3 + Math.floor(random() * 9)),
         `author-${i % 700}`,
         `https://example.com/${org.slug}/items/${i}`,
-        new Date(START + Math.floor(random() * SPAN_MS)).toISOString(),
+        occurredAt(i),
       ];
       chunk += `${row.map(copyText).join('\t')}\n`;
     }

@@ -48,7 +48,7 @@ export const SEARCH_QUERY_MAX_CHARS = 1000;
  * a big org's events, and ranking means reading each match's vector: beyond this many, the newest
  * matches are the ones ranked (see README.md, "Speed").
  */
-export const RANK_CANDIDATES = 2000;
+export const RANK_CANDIDATES = 200;
 
 /**
  * Vectors are not built: no embeddings provider exists in svc yet, and the PostgreSQL we ship has
