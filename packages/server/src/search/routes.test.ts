@@ -139,6 +139,7 @@ describe('GET /api/:org/search', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.mode).toBe('text');
     expect(res.body.modeNote).toMatch(/^text search only: .*no embeddings provider/);
+    expect(res.body.coverage).toBe('all');
     const found = hitIds(res.body);
     expect(found.sort()).toEqual(
       [events['budget-title'], events['budget-body'], events['budget-old'], events['budget-fact']].sort(),
@@ -225,5 +226,32 @@ describe('GET /api/:org/search', () => {
     // Past the indexed prefix: not found by its body, still by its title.
     expect(hitIds((await search('q=qwertyuiop')).body)).toEqual([]);
     expect(hitIds((await search('q=enormous')).body)).toEqual([id]);
+  });
+
+  it('says when only the newest events were searched, and a time range reaches the older ones', async () => {
+    // 12,000 events holding both words apart, and one old one holding them as a phrase: the newest
+    // 5,000 hold no match, and the index would hand over every row, so only the newest are searched.
+    await server.pool.query(
+      `INSERT INTO events (org_id, connection_id, feed_id, origin_id, payload_text, occurred_at)
+       SELECT $1, $2, $3, 'bulk-' || n, 'zeta comes first, then much later eta', '2026-05-01'::timestamptz + n * interval '1 minute'
+         FROM generate_series(1, 12000) n`,
+      [orgs.own, ids.mail, ids.mailFeed],
+    );
+    const old = await insertEvent({
+      name: 'phrase-old',
+      title: null,
+      text: 'zeta eta together',
+      at: '2026-04-01T00:00:00Z',
+    });
+    await server.pool.query('ANALYZE events');
+    const newest = await search('q=%22zeta%20eta%22');
+    expect(newest.body).toMatchObject({ coverage: 'newest', hits: [] });
+    const older = await search('q=%22zeta%20eta%22&until=2026-05-01T00:00:00Z');
+    expect(older.body.coverage).toBe('all');
+    expect(hitIds(older.body)).toEqual([old]);
+    // A common word has its matches among the newest events: all searched, newest ranked.
+    const common = await search('q=zeta&limit=5');
+    expect(common.body.coverage).toBe('all');
+    expect(common.body.hits).toHaveLength(5);
   });
 });

@@ -65,6 +65,13 @@ export function searchRoutes(options: SearchRouteOptions) {
             200: z.object({
               mode: z.enum(['text', 'hybrid']),
               modeNote: z.string(),
+              coverage: z
+                .enum(['all', 'newest'])
+                .describe(
+                  '`all`: every event of the org that passes the filters was searched; `newest`: only its newest ' +
+                    '5,000, the words being too common among older events to search them quickly (add words, ' +
+                    'a time range or an entity to reach those)',
+                ),
               hits: z.array(searchHitSchema),
             }),
             ...problemResponses,

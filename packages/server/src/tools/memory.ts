@@ -151,7 +151,10 @@ function searchTool(deps: MemoryToolDeps, modeNote: string) {
         const result = await searchEvents(deps.pool, deps.org.id, query, filters, limit ?? 10);
         return {
           mode: result.mode,
-          note: result.modeNote,
+          note:
+            result.coverage === 'newest'
+              ? `${result.modeNote}. Only the newest events were searched: these words are common in older ones; add words, a time range or an entity to search those`
+              : result.modeNote,
           results: result.hits.map((hit) => ({
             eventId: hit.eventId,
             title: hit.title,
