@@ -53,16 +53,18 @@ export const SEARCH_QUERY_MAX_CHARS = 1000;
  * org's events, and ranking reads each match's vector (see README.md, "Speed").
  */
 export const RANK_CANDIDATES = 200;
-/** The org's newest events (after the filters) that are looked through first. */
-export const RECENT_EVENTS = 5000;
 /**
- * The most events (of every org) the full-text index may hand the search to look through when the
- * newest events do not hold enough matches. Above it, only the newest events are searched and the
- * answer says so (`coverage: "newest"`): the whole table would be read for a phrase of common words.
+ * The most rows (of every org) the GIN index may hand over, as the planner estimates them from
+ * the column's statistics, for the search to read them all. More, and the org's newest events are
+ * looked through instead.
  */
 export const INDEX_CANDIDATES_MAX = 10_000;
-/** The newest events whose share of matches estimates what the GIN index would hand over. */
-const INDEX_SAMPLE = 1000;
+/**
+ * How many of the org's newest events (after the filters) are looked through when the words are
+ * too common for the index. Their matches are the newest; when fewer than RANK_CANDIDATES are
+ * there, only these were searched, and the answer says so (`coverage: "newest"`).
+ */
+export const RECENT_EVENTS = 5000;
 
 /**
  * Vectors are not built: no embeddings provider exists in svc yet, and the PostgreSQL we ship has
@@ -131,12 +133,12 @@ function conditions(filters: SearchFilters, param: (value: unknown) => number): 
  * Always scoped to `orgId`: callers pass the org of the credential or of the agent, never one from
  * input. Throws the 422 when `q` leaves no words to search for, rather than answering nothing.
  *
- * The newest RANK_CANDIDATES matches are ranked, found by whichever of two bounded reads suffices
- * (README.md, "Speed"): the org's newest RECENT_EVENTS events, looked through in time order (a
- * common word has its matches there); else every match the GIN index gives, when they are few
- * enough to read. The org condition is kept out of the index scan there on purpose: ANDed with
- * the (org, time) index, a big org's bitmap is most of the table, turns lossy, and every row is
- * checked again (seen at 400 ms for a word the GIN index alone answers in 30 ms).
+ * The newest RANK_CANDIDATES matches are ranked, found one of two bounded ways (README.md,
+ * "Speed"), chosen by the planner's estimate of the rows the GIN index would hand over: few, and
+ * they are all read (every match found); many, and the org's newest RECENT_EVENTS events are looked
+ * through in time order, where a common word has its newest matches. The org condition is kept
+ * out of the index scan: ANDed with the (org, time) index, a big org's bitmap is most of the
+ * table, turns lossy, and every row is checked again (400 ms, where the GIN index alone took 30).
  */
 export async function searchEvents(
   pool: Pool,
@@ -155,13 +157,27 @@ export async function searchEvents(
     .map((c) => ` AND ${c}`)
     .join('');
   const candidates = param(RANK_CANDIDATES);
-  const recent = param(RECENT_EVENTS);
-  const indexMax = param(INDEX_CANDIDATES_MAX);
-  const sample = param(INDEX_SAMPLE);
   const limitParam = param(Math.min(Math.max(1, limit), SEARCH_MAX_LIMIT));
+  const fromIndex = (await indexEstimate(pool, q)) <= INDEX_CANDIDATES_MAX;
+  const recent = fromIndex ? 0 : param(RECENT_EVENTS);
+  const matches = fromIndex
+    ? `SELECT e.id, e.occurred_at
+         FROM events e
+        WHERE e.search_vector @@ websearch_to_tsquery('english', $2) AND (e.org_id = $1) IS TRUE${filtered}
+        ORDER BY e.occurred_at DESC, e.id DESC
+        LIMIT $${candidates}`
+    : // Pulled lazily: a common word stops the walk at its first RANK_CANDIDATES matches.
+      `SELECT r.id, r.occurred_at
+         FROM (SELECT e.id, e.occurred_at, e.search_vector
+                 FROM events e
+                WHERE e.org_id = $1${filtered}
+                ORDER BY e.occurred_at DESC, e.id DESC
+                LIMIT $${recent}) r
+        WHERE r.search_vector @@ (SELECT query FROM q)
+        LIMIT $${candidates}`;
   const { rows } = await pool.query<{
     empty: boolean;
-    coverage: 'all' | 'newest';
+    found: string;
     id: string | null;
     title: string | null;
     source_url: string | null;
@@ -170,65 +186,17 @@ export async function searchEvents(
     snippet: string | null;
     rank: number | null;
   }>(
-    // numnode = 0: only stop words or punctuation, which match nothing. `loose` is the query with
-    // its phrases as plain ANDs: what the GIN index finds for it, the rows it would hand over.
-    `WITH q AS MATERIALIZED (
-       SELECT query, regexp_replace(query::text, '<->|<[0-9]+>', '&', 'g')::tsquery AS loose
-         FROM websearch_to_tsquery('english', $2) AS query
-     ),
-     -- Pulled lazily: a common word stops the walk at its first matches.
-     recent_matches AS MATERIALIZED (
-       SELECT r.id, r.occurred_at
-         FROM (SELECT e.id, e.occurred_at, e.search_vector
-                 FROM events e
-                WHERE e.org_id = $1${filtered}
-                ORDER BY e.occurred_at DESC, e.id DESC
-                LIMIT $${recent}) r
-        WHERE r.search_vector @@ (SELECT query FROM q)
-        LIMIT $${candidates}
-     ),
-     -- Older matches are needed when the newest events hold too few and there are older events.
-     needs_older AS MATERIALIZED (
-       SELECT (SELECT count(*) FROM recent_matches) < $${candidates}
-          AND (SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.org_id = $1${filtered} LIMIT $${recent}) n) = $${recent}
-          AS yes
-     ),
-     -- The rows the GIN index would hand over (every org's, phrases as plain ANDs), estimated from
-     -- the newest events' share; asked only when older matches are needed.
-     index_cheap AS MATERIALIZED (
-       SELECT count(*) FILTER (WHERE s.search_vector @@ (SELECT loose FROM q))::float8 / greatest(count(*), 1)
-                * (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'events'::regclass) <= $${indexMax} AS yes
-         FROM (SELECT e.search_vector FROM events e
-                WHERE e.org_id = $1${filtered}
-                ORDER BY e.occurred_at DESC, e.id DESC
-                LIMIT $${sample}) s
-     ),
-     older AS (
-       SELECT e.id, e.occurred_at
-         FROM events e
-        WHERE (SELECT yes FROM needs_older)
-          AND (SELECT yes FROM index_cheap)
-          AND e.search_vector @@ websearch_to_tsquery('english', $2)
-          AND (e.org_id = $1) IS TRUE${filtered}
-        ORDER BY e.occurred_at DESC, e.id DESC
-        LIMIT $${candidates}
-     ),
-     matches AS (
-       SELECT id, occurred_at FROM recent_matches
-       UNION
-       SELECT id, occurred_at FROM older
-       ORDER BY occurred_at DESC, id DESC
-       LIMIT $${candidates}
-     ),
+    // numnode = 0: only stop words or punctuation, which match nothing. Only the page's rows get
+    // a headline: ts_headline parses the text again, the costliest step per row.
+    `WITH q AS MATERIALIZED (SELECT websearch_to_tsquery('english', $2) AS query),
+     matches AS MATERIALIZED (${matches}),
      top AS (
        SELECT m.id, ts_rank_cd(e.search_vector, q.query) AS rank
          FROM matches m JOIN events e ON e.id = m.id, q
         ORDER BY rank DESC, m.occurred_at DESC, m.id DESC
         LIMIT $${limitParam}
      )
-     SELECT numnode(q.query) = 0 AS empty,
-            CASE WHEN (SELECT yes FROM needs_older) AND NOT (SELECT yes FROM index_cheap) THEN 'newest' ELSE 'all' END
-              AS coverage,
+     SELECT numnode(q.query) = 0 AS empty, (SELECT count(*) FROM matches) AS found,
             e.id, e.title, e.source_url, e.occurred_at, e.connection_id,
             ts_headline('english', left(e.payload_text, 20000), q.query,
                         'MaxWords=24, MinWords=8, MaxFragments=1, StartSel=«, StopSel=»') AS snippet,
@@ -240,6 +208,9 @@ export async function searchEvents(
     params,
   );
   if (rows[0]?.empty) throw emptyQuery(q);
+  const found = Number(rows[0]?.found ?? 0);
+  const coverage =
+    fromIndex || found >= RANK_CANDIDATES || !(await hasOlder(pool, orgId, filters)) ? 'all' : 'newest';
   const hits = rows
     .filter((row) => row.id !== null)
     .map((row) => ({
@@ -251,5 +222,35 @@ export async function searchEvents(
       connectionId: row.connection_id === null ? null : Number(row.connection_id),
       rank: Number(row.rank),
     }));
-  return { mode, modeNote, coverage: rows[0]?.coverage ?? 'all', hits };
+  return { mode, modeNote, coverage, hits };
+}
+
+/**
+ * The rows the GIN index would hand over for `q` (of every org), as the planner estimates them
+ * from the column's statistics (a phrase counts as its words ANDed). Planning only: nothing is read.
+ */
+async function indexEstimate(pool: Pool, q: string): Promise<number> {
+  const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+    `EXPLAIN (FORMAT JSON) SELECT 1 FROM events WHERE search_vector @@ websearch_to_tsquery('english', $1)`,
+    [q],
+  );
+  return rows[0]?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? Number.POSITIVE_INFINITY;
+}
+
+/** Whether the org has more events (that pass the filters) than the newest RECENT_EVENTS looked through. */
+async function hasOlder(pool: Pool, orgId: string, filters: SearchFilters): Promise<boolean> {
+  const params: unknown[] = [orgId];
+  const param = (value: unknown) => {
+    params.push(value);
+    return params.length;
+  };
+  const filtered = conditions(filters, param)
+    .map((c) => ` AND ${c}`)
+    .join('');
+  const { rows } = await pool.query<{ more: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM events e WHERE e.org_id = $1${filtered}
+                     ORDER BY e.occurred_at DESC, e.id DESC OFFSET $${param(RECENT_EVENTS)}) AS more`,
+    params,
+  );
+  return rows[0]?.more ?? false;
 }
