@@ -65,7 +65,9 @@ export async function createDatabase(adminUrl, { prefix = 'svc_bench', synchrono
     }
   };
   await admin(`CREATE DATABASE ${name}`);
-  onCleanup(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  // BENCH_KEEP_DATABASE=1 leaves it on a given DATABASE_URL, for EXPLAIN ANALYZE after the run.
+  if (process.env.BENCH_KEEP_DATABASE === '1') progress(`keeping database ${name}`);
+  else onCleanup(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   if (synchronousCommit !== undefined) {
     if (!['on', 'off'].includes(synchronousCommit)) throw new Error('synchronous_commit must be on or off');
     await admin(`ALTER DATABASE ${name} SET synchronous_commit = ${synchronousCommit}`);

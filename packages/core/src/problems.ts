@@ -54,6 +54,8 @@ export const PROBLEM_CODES = [
   'unknown_relationship_type',
   'relationship_not_allowed',
   'relationship_type_in_use',
+  // A search whose q has no words to search for (empty, or only common words and punctuation).
+  'search_query_empty',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 

@@ -224,6 +224,10 @@ export const toolsConfigSchema = z.strictObject({
   allowed: z.array(toolName).max(1000).optional(),
   denied: z.array(toolName).max(1000).optional(),
   maxCallsPerTurn: z.int().min(1).max(1000).optional(),
+  /** The memory tools (memory_search, memory_entities, memory_save): on unless `false`. */
+  memory: z.boolean().optional(),
+  /** memory_save, which writes events: off unless `true` (and `memory` is not `false`). */
+  memorySave: z.boolean().optional(),
 });
 
 export const guardrailsSchema = z.strictObject({

@@ -44,6 +44,7 @@ import {
   sourceInstalls,
   startRunWorkers,
 } from './runs/worker.js';
+import { searchRoutes } from './search/routes.js';
 import { checkEncryptionKey } from './secrets/encryption-key.js';
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
 import { createSecretResolver, type SecretResolver } from './secrets/resolve.js';
@@ -122,6 +123,7 @@ export async function buildApp(
       await typed.register(entityRoutes(options));
       await typed.register(watcherRoutes(options));
       await typed.register(relationshipRoutes(options));
+      await typed.register(searchRoutes(options));
       await registerDocs(typed, options);
     },
     { prefix: options.basePath },

@@ -46,7 +46,7 @@ const badQuery = (path: string, detail: string, message: string) =>
  * `namespace:value`, normalised as the links normalise it. A custom namespace has a colon of its
  * own (`custom:shop_customer_id:C-1001`); a value may have more.
  */
-function identityOf(raw: string): { namespace: string; value: string } {
+export function identityOf(raw: string): { namespace: string; value: string } {
   const from = raw.startsWith(CUSTOM_IDENTITY_PREFIX) ? CUSTOM_IDENTITY_PREFIX.length : 0;
   const colon = raw.indexOf(':', from);
   const path = '/querystring/identity';

@@ -49,6 +49,7 @@ const TITLES: Record<ProblemCode, string> = {
   unknown_relationship_type: 'Unknown relationship type',
   relationship_not_allowed: "Not allowed by the relationship type's rules",
   relationship_type_in_use: 'Relationship type in use',
+  search_query_empty: 'Nothing to search for',
 };
 
 /**

@@ -43,8 +43,12 @@ export default defineConnector({
 });`;
 
 const lastMessage = (request: RecordedRequest) => request.body.messages.at(-1);
+/** The tools offered, but the memory tools every agent has (tools/memory.test.ts checks those). */
 const offered = (request: RecordedRequest | undefined) =>
-  (request?.body.tools ?? []).map((t) => t.function.name).sort();
+  (request?.body.tools ?? [])
+    .map((t) => t.function.name)
+    .filter((name) => !name.startsWith('memory_'))
+    .sort();
 type OfferedTool = { function: { name: string; description?: string; parameters?: any } };
 const offeredTool = (request: RecordedRequest | undefined, name: string) =>
   ((request?.body.tools ?? []) as OfferedTool[]).find((t) => t.function.name === name);

@@ -8,6 +8,7 @@ import { type Candidate, selectModels } from '../llm/select.js';
 import { SecretMissingError, type SecretResolver } from '../secrets/resolve.js';
 import { connectorActionTools } from '../tools/connector-actions.js';
 import { type AgentTool, connectMcpTools } from '../tools/mcp.js';
+import { memoryTools } from '../tools/memory.js';
 import { settleWindow } from '../watchers/windows.js';
 import { type ApprovalRequest, type Decision, decisionsOf, pauseTurn } from './approvals.js';
 import type { EventWriter } from './event-writer.js';
@@ -144,7 +145,17 @@ export async function runTurn(deps: TurnDeps, turn: ClaimedTurn, signal: AbortSi
       taken: mcp.tools,
     });
     mcp.problems.push(...actions.problems);
-    const tools = [...mcp.tools, ...actions.tools];
+    const memory = await memoryTools({
+      pool,
+      org,
+      agentId: turn.agentId,
+      agentName: agent.name,
+      messageId: turn.id,
+      config: agent.config,
+      taken: [...mcp.tools, ...actions.tools],
+    });
+    mcp.problems.push(...memory.problems);
+    const tools = [...mcp.tools, ...actions.tools, ...memory.tools];
     return await answer(deps, turn, agent, candidates, tools, signal, fail, seconds);
   } finally {
     if (mcp.problems.length > 0)

@@ -13,8 +13,12 @@ let fake: FakeChatCompletions;
 let mcp: FakeMcpHttp;
 let server: TestServer;
 
+/** The tools offered, but the memory tools every agent has (tools/memory.test.ts checks those). */
 const offered = (request: RecordedRequest | undefined) =>
-  (request?.body.tools ?? []).map((t) => t.function.name).sort();
+  (request?.body.tools ?? [])
+    .map((t) => t.function.name)
+    .filter((name) => !name.startsWith('memory_'))
+    .sort();
 const lastMessage = (request: RecordedRequest) => request.body.messages.at(-1);
 
 beforeAll(async () => {
