@@ -212,8 +212,8 @@ describe('1. notification_channel naming a platform that is not the watcher agen
 
 describe('2. schemas that hang the one process every org shares', () => {
   it.fails("a relationship type's metadata_schema with a backtracking pattern: one POST blocks the event loop", async () => {
-    // HOLE: relationships/routes.ts:116 (metadataProblems → memory/json-schema.ts:36 ajv.compile with
-    // the default RegExp engine). The schema `^(a+)+$` is accepted when stored (memory/routes.ts:136),
+    // HOLE: relationships/routes.ts:107 (metadataProblems, memory/json-schema.ts:38, validator from :28 with
+    // the default RegExp engine). The schema `^(a+)+$` is accepted when stored (memory/routes.ts:140),
     // then one POST with "aaaa…a!" backtracks exponentially inside the request. Measured on this
     // 2-core machine: 26 a's blocked the event loop 2.5–8 s; each extra "a" roughly doubles it, so
     // 35 a's is hours. Every org's requests wait.
@@ -249,7 +249,7 @@ describe('2. schemas that hang the one process every org shares', () => {
   }, 120_000);
 
   it.fails('a metadata_schema with uniqueItems and no item type: one POST of a 50k-item array is quadratic', async () => {
-    // HOLE: relationships/routes.ts:116 again: Ajv checks uniqueItems over untyped items with a
+    // HOLE: relationships/routes.ts:107 again: Ajv checks uniqueItems over untyped items with a
     // nested loop of deep-equals (n²/2). No pattern needed, so a "safe regex" filter is not enough.
     // Measured: 50 000 integers (~340 KB body, under the 1 MiB limit) blocked ~2.5–5 s; 150 000
     // (1 MiB) is ~9× that.
@@ -275,7 +275,7 @@ describe('2. schemas that hang the one process every org shares', () => {
   }, 120_000);
 
   it.fails('storing a large schema: checking that it compiles blocks the event loop for seconds', async () => {
-    // HOLE: memory/routes.ts:136 → memory/json-schema.ts:67 (invalidSchemaProblems: validateSchema,
+    // HOLE: memory/routes.ts:139-140 → memory/json-schema.ts:67 (invalidSchemaProblems: validateSchema,
     // then a full Ajv compile of the schema) on the request's thread, with no limit on the schema's
     // size or number of keywords but the 1 MiB body. Compile time grows faster than linear in the
     // number of `pattern` properties: measured standalone 3 000 → 3.9 s, 6 000 (274 KB) → 18 s,
@@ -364,9 +364,9 @@ describe('2. schemas that hang the one process every org shares', () => {
     // (WeakMap) in one process-wide Ajv; settleWindow reads the schema from its row every time, so
     // each settle compiles a new object into that Ajv, which keeps it (an unbounded leak of one
     // compiled validator per window settled). With a `$id`, the second compile throws
-    // `schema with key or id "…" already exists`: settleWindow (watchers/windows.ts:329) throws,
-    // the window stays `running` for ever, and settleEndedWindows (windows.ts:442) throws on it in
-    // every watcherPass (scheduler.ts:29) before openDueWindows / startDueWindow run. No watcher of
+    // `schema with key or id "…" already exists`: settleWindow (watchers/windows.ts:297 → result.ts:33) throws,
+    // the window stays `running` for ever, and settleEndedWindows (windows.ts:449) throws on it in
+    // every watcherPass (scheduler.ts:28) before openDueWindows / startDueWindow run. No watcher of
     // any org gets a new window again, on every replica, until the row is fixed by hand.
     const t0 = base();
     const schema = {
