@@ -9,7 +9,12 @@ export * from './auth/schema.js';
 export * from './auth/types.js';
 export * from './browser/index.js';
 export * from './definition/builders.js';
-export { invalidSchemaProblems, schemaProblems } from './definition/json-schema.js';
+export {
+  invalidSchemaProblems,
+  SCHEMA_LIMITS,
+  schemaLimitProblems,
+  schemaProblems,
+} from './definition/json-schema.js';
 export * from './definition/schema.js';
 export * from './definition/types.js';
 export * from './definition/validate.js';

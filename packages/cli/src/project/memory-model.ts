@@ -4,7 +4,7 @@
  * a platform of the watcher's agent. Each problem is reported where it is written.
  */
 
-import { invalidSchemaProblems } from '@svc/connector-sdk';
+import { invalidSchemaProblems, schemaLimitProblems } from '@svc/connector-sdk';
 import { extractionSchemaRootProblem, ruleSlugs } from '@svc/core';
 import type { Bundles } from './bundles.js';
 import { type Context, renderPath, report } from './issues.js';
@@ -24,7 +24,9 @@ export function reportSchemaProblems(
   options: { objectRoot?: boolean } = {},
 ): void {
   if (schema === undefined) return;
-  const problems = invalidSchemaProblems(schema);
+  // Limits first: compiling an oversized schema is itself what they guard against.
+  const limits = schemaLimitProblems(schema);
+  const problems = limits.length > 0 ? limits : invalidSchemaProblems(schema);
   for (const problem of problems) {
     const colon = problem.indexOf(': ');
     const where = problem.slice(0, colon);

@@ -40,6 +40,63 @@ function describeAjvError(error: ErrorObject): string {
   return `${where || '(value)'}: ${error.message ?? 'is invalid'}`;
 }
 
+/** Limits of a schema an org writes: checking against it must stay cheap for everyone else. */
+export const SCHEMA_LIMITS = { chars: 32_768, depth: 32, patterns: 64, patternChars: 1000 } as const;
+
+const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+
+/**
+ * What makes a schema too costly to compile or to check values against, as `path: message`: its
+ * size, its depth, how many regular expressions it holds, and `uniqueItems` over items of no
+ * scalar `type` (Ajv then compares every pair: an array of 50,000 took seconds). Checked before it
+ * is compiled, as compiling thousands of patterns takes seconds itself.
+ */
+export function schemaLimitProblems(schema: JsonSchema): string[] {
+  const problems: string[] = [];
+  const chars = JSON.stringify(schema)?.length ?? 0;
+  if (chars > SCHEMA_LIMITS.chars) {
+    return [`(schema): is ${chars} characters of JSON; at most ${SCHEMA_LIMITS.chars}`];
+  }
+  let patterns = 0;
+  const walk = (node: unknown, path: string[]) => {
+    if (path.length > SCHEMA_LIMITS.depth) {
+      problems.push(`${path.join('.')}: nested deeper than ${SCHEMA_LIMITS.depth}`);
+      return;
+    }
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => walk(item, [...path, String(i)]));
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    const object = node as Record<string, unknown>;
+    const where = path.length > 0 ? path.join('.') : '(schema)';
+    if (typeof object.pattern === 'string') {
+      patterns++;
+      if (object.pattern.length > SCHEMA_LIMITS.patternChars) {
+        problems.push(`${where}.pattern: longer than ${SCHEMA_LIMITS.patternChars} characters`);
+      }
+    }
+    if (object.patternProperties && typeof object.patternProperties === 'object') {
+      patterns += Object.keys(object.patternProperties).length;
+    }
+    if (object.uniqueItems === true) {
+      const items = object.items as Record<string, unknown> | undefined;
+      const types = items && (Array.isArray(items.type) ? items.type : [items.type]);
+      if (!types?.every((type) => typeof type === 'string' && SCALAR_TYPES.has(type))) {
+        problems.push(
+          `${where}.uniqueItems: needs items of a scalar type (items: {type: "string"}, "number", "integer" or "boolean")`,
+        );
+      }
+    }
+    for (const [key, value] of Object.entries(object)) walk(value, [...path, key]);
+  };
+  walk(schema, []);
+  if (patterns > SCHEMA_LIMITS.patterns) {
+    problems.push(`(schema): holds ${patterns} patterns; at most ${SCHEMA_LIMITS.patterns}`);
+  }
+  return problems;
+}
+
 /**
  * What is wrong with a schema itself (a misspelt type, `required` not a list), as `path: message`.
  * Only the first of the metaschema's complaints: the ones after it are the other branches of the

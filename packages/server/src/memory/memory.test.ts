@@ -258,6 +258,9 @@ describe('manage_entity_schema: the fields bundles write', () => {
     ['watcher', 'extraction_schema', { type: 'strnig' }, 'type: must be one of'],
     ['watcher', 'extraction_schema', { type: 'array', items: {} }, 'the root must be "type": "object"'],
     ['watcher', 'extraction_schema', { type: 'object' }, 'the root must have "properties"'],
+    // Patterns run on RE2 (linear time): lookaround and backreferences are refused when stored.
+    ['entity_type', 'metadata_schema', { type: 'string', pattern: '^(?=a)b' }, 'svc runs patterns with RE2'],
+    ['entity_type', 'metadata_schema', { type: 'array', uniqueItems: true }, 'needs items of a scalar type'],
   ])('refuses a %s whose %s is %j: 422 invalid_schema, nothing stored', async (kind, field, schema, says) => {
     const base = kind === 'watcher' ? { ...digest, slug: 'bad' } : { slug: 'bad', name: 'Bad' };
     const res = await upsert(kind, { ...base, [field]: schema });

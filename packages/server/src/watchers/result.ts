@@ -1,4 +1,4 @@
-import { schemaProblems } from '@svc/connector-sdk';
+import { metadataProblems } from '../memory/json-schema.js';
 
 /** What a window's reply gave: the structured result, or why it is not one. */
 export type WindowResult =
@@ -30,7 +30,7 @@ export function windowResult(reply: string, extractionSchema: Record<string, unk
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, error: 'the reply is JSON but not an object, as its extraction_schema asks' };
   }
-  const problems = schemaProblems(extractionSchema as never, value);
+  const problems = metadataProblems(extractionSchema, value);
   if (problems.length > 0) {
     return {
       ok: false,

@@ -25,9 +25,18 @@ export async function watcherPass(
   const now = options.clock
     ? options.clock()
     : (await pool.query<{ now: Date }>('SELECT now() AS now')).rows[0]!.now;
-  const settled = await settleEndedWindows(pool);
-  const opened = await openDueWindows(pool, now, options.settleMs ?? DEFAULT_WATCHER_SETTLE_MS);
+  // Each step goes on when another fails: a window that cannot be settled must not keep every
+  // other watcher from its next window. The first failure is thrown once all three ran.
+  const failures: unknown[] = [];
+  const step = <T>(work: Promise<T>, fallback: T) =>
+    work.catch((error) => {
+      failures.push(error);
+      return fallback;
+    });
+  const settled = await step(settleEndedWindows(pool), 0);
+  const opened = await step(openDueWindows(pool, now, options.settleMs ?? DEFAULT_WATCHER_SETTLE_MS), 0);
   let started = 0;
-  while (started < WINDOWS_PER_PASS && (await startDueWindow(pool, env, now))) started++;
+  while (started < WINDOWS_PER_PASS && (await step(startDueWindow(pool, env, now), false))) started++;
+  if (failures.length > 0) throw failures[0];
   return { settled, opened, started };
 }

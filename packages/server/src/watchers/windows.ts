@@ -172,70 +172,92 @@ export async function startDueWindow(
     );
     const window = rows[0];
     if (!window) return rollback(false);
-    const label = windowLabel(window, window.window_end);
-    const content = await windowContent(
-      client,
-      {
-        orgId: window.org_id,
-        watcherSlug: window.watcher_slug,
-        start: window.window_start,
-        end: window.window_end,
-        sources: window.sources,
-      },
-      { prompt: window.prompt, extractionSchema: window.extraction_schema, label },
-      eventBudget(window, env),
-    );
-    const attempt = window.attempts + 1;
-    const conversation = await client.query<{ id: string; last_seq: string }>(
-      `INSERT INTO conversations (org_id, agent_id, platform, channel, thread, owner, last_seq)
-       VALUES ($1, $2, $3, $4, $5, '', 1)
-       ON CONFLICT (org_id, agent_id, platform, channel, thread, owner)
-         DO UPDATE SET last_seq = conversations.last_seq + 1
-       RETURNING id, last_seq`,
-      [
-        window.org_id,
-        window.agent_id,
-        WATCHER_PLATFORM,
-        window.watcher_slug,
-        // One conversation per attempt: a retry starts clean, not after the failed answer.
-        `${window.window_start.toISOString()}#${attempt}`,
-      ],
-    );
-    const { id: conversationId, last_seq: seq } = conversation.rows[0] as { id: string; last_seq: string };
-    const message = await client.query<{ id: string }>(
-      `INSERT INTO messages (conversation_id, org_id, agent_id, content, created_at)
-       VALUES ($1, $2, $3, $4, clock_timestamp()) RETURNING id`,
-      [conversationId, window.org_id, window.agent_id, content.text],
-    );
-    const messageId = (message.rows[0] as { id: string }).id;
-    await client.query(
-      `INSERT INTO conversation_events (conversation_id, seq, message_id, type, data)
-       VALUES ($1, $2, $3::uuid, 'message.queued', jsonb_build_object('messageId', $3::text, 'content', $4::text))`,
-      [conversationId, seq, messageId, content.text],
-    );
-    const run = await client.query<{ id: string }>(
-      `INSERT INTO runs (org_id, run_type, status, watcher_window_id, watcher_slug, claimed_at, last_heartbeat_at)
-       VALUES ($1, 'watcher', 'running', $2, $3, now(), now()) RETURNING id`,
-      [window.org_id, window.id, window.watcher_slug],
-    );
-    await client.query(
-      `UPDATE watcher_windows
-          SET status = 'running', attempts = $2, retry_at = NULL, run_id = $3, message_id = $4,
-              event_ids = $5, event_count = $6, truncated = $7
-        WHERE id = $1`,
-      [
-        window.id,
-        attempt,
-        (run.rows[0] as { id: string }).id,
-        messageId,
-        content.eventIds,
-        content.eventCount,
-        content.truncated,
-      ],
-    );
-    await client.query('SELECT pg_notify($1, $2)', [WORK_CHANNEL, '']);
+    // A window that cannot be started (its sources, its events) fails with the reason and waits
+    // its backoff, rather than being picked first, and failing, at every pass.
+    await client.query('SAVEPOINT start_window');
+    try {
+      await startWindow(client, window, env);
+    } catch (error) {
+      await client.query('ROLLBACK TO SAVEPOINT start_window');
+      await client.query(`UPDATE watcher_windows SET attempts = attempts + 1 WHERE id = $1`, [window.id]);
+      await failWindow(
+        client,
+        { ...window, attempts: window.attempts + 1, run_id: null },
+        `it could not be started: ${(error as Error).message.slice(0, 500)}`,
+      );
+    }
     return true;
   });
+}
+
+/** The message, run and state of a window starting, in the caller's transaction. */
+async function startWindow(
+  client: PoolClient,
+  window: DueWindow,
+  env: Record<string, string | undefined>,
+): Promise<void> {
+  const label = windowLabel(window, window.window_end);
+  const content = await windowContent(
+    client,
+    {
+      orgId: window.org_id,
+      watcherSlug: window.watcher_slug,
+      start: window.window_start,
+      end: window.window_end,
+      sources: window.sources,
+    },
+    { prompt: window.prompt, extractionSchema: window.extraction_schema, label },
+    eventBudget(window, env),
+  );
+  const attempt = window.attempts + 1;
+  const conversation = await client.query<{ id: string; last_seq: string }>(
+    `INSERT INTO conversations (org_id, agent_id, platform, channel, thread, owner, last_seq)
+     VALUES ($1, $2, $3, $4, $5, '', 1)
+     ON CONFLICT (org_id, agent_id, platform, channel, thread, owner)
+       DO UPDATE SET last_seq = conversations.last_seq + 1
+     RETURNING id, last_seq`,
+    [
+      window.org_id,
+      window.agent_id,
+      WATCHER_PLATFORM,
+      window.watcher_slug,
+      // One conversation per attempt: a retry starts clean, not after the failed answer.
+      `${window.window_start.toISOString()}#${attempt}`,
+    ],
+  );
+  const { id: conversationId, last_seq: seq } = conversation.rows[0] as { id: string; last_seq: string };
+  const message = await client.query<{ id: string }>(
+    `INSERT INTO messages (conversation_id, org_id, agent_id, content, created_at)
+     VALUES ($1, $2, $3, $4, clock_timestamp()) RETURNING id`,
+    [conversationId, window.org_id, window.agent_id, content.text],
+  );
+  const messageId = (message.rows[0] as { id: string }).id;
+  await client.query(
+    `INSERT INTO conversation_events (conversation_id, seq, message_id, type, data)
+     VALUES ($1, $2, $3::uuid, 'message.queued', jsonb_build_object('messageId', $3::text, 'content', $4::text))`,
+    [conversationId, seq, messageId, content.text],
+  );
+  const run = await client.query<{ id: string }>(
+    `INSERT INTO runs (org_id, run_type, status, watcher_window_id, watcher_slug, claimed_at, last_heartbeat_at)
+     VALUES ($1, 'watcher', 'running', $2, $3, now(), now()) RETURNING id`,
+    [window.org_id, window.id, window.watcher_slug],
+  );
+  await client.query(
+    `UPDATE watcher_windows
+        SET status = 'running', attempts = $2, retry_at = NULL, run_id = $3, message_id = $4,
+            event_ids = $5, event_count = $6, truncated = $7
+      WHERE id = $1`,
+    [
+      window.id,
+      attempt,
+      (run.rows[0] as { id: string }).id,
+      messageId,
+      content.eventIds,
+      content.eventCount,
+      content.truncated,
+    ],
+  );
+  await client.query('SELECT pg_notify($1, $2)', [WORK_CHANNEL, '']);
 }
 
 interface SettlingWindow {
@@ -310,7 +332,11 @@ export async function settleWindow(pool: Pool, windowId: string): Promise<string
   });
 }
 
-async function failWindow(client: PoolClient, window: SettlingWindow, error: string): Promise<void> {
+async function failWindow(
+  client: PoolClient,
+  window: Pick<SettlingWindow, 'id' | 'org_id' | 'watcher_slug' | 'attempts' | 'run_id'>,
+  error: string,
+): Promise<void> {
   await client.query(
     `UPDATE watcher_windows SET status = 'failed', error = $2, retry_at = now() + make_interval(secs => $3 / 1000.0)
       WHERE id = $1`,
@@ -446,6 +472,28 @@ export async function settleEndedWindows(pool: Pool): Promise<number> {
       LIMIT 100`,
   );
   let settled = 0;
-  for (const row of rows) if ((await settleWindow(pool, row.id)) !== null) settled++;
+  for (const row of rows) {
+    try {
+      if ((await settleWindow(pool, row.id)) !== null) settled++;
+    } catch (error) {
+      // One window that cannot be settled must not stop every other watcher's: it fails, visibly,
+      // and is retried after its backoff like any failure.
+      await failUnsettled(pool, row.id, error as Error);
+    }
+  }
   return settled;
+}
+
+/** A window whose settling threw: failed with the reason, in a transaction of its own. */
+async function failUnsettled(pool: Pool, windowId: string, error: Error): Promise<void> {
+  await transaction(pool, async (client) => {
+    const { rows } = await client.query<SettlingWindow>(
+      `SELECT w.id, w.org_id, w.watcher_slug, w.attempts, w.run_id, w.status FROM watcher_windows w
+        WHERE w.id = $1 FOR UPDATE`,
+      [windowId],
+    );
+    const window = rows[0];
+    if (window?.status !== 'running') return;
+    await failWindow(client, window, `its result could not be stored: ${error.message.slice(0, 500)}`);
+  });
 }
