@@ -60,7 +60,13 @@ function eventText(row: EventRow): string {
 export async function windowContent(
   client: PoolClient,
   scope: WindowScope,
-  watcher: { prompt: string; extractionSchema: Record<string, unknown> | null; label: string },
+  watcher: {
+    prompt: string;
+    extractionSchema: Record<string, unknown> | null;
+    label: string;
+    /** Whether the agent has memory_search to read what did not fit (`toolsConfig.memory`). */
+    memoryTools?: boolean;
+  },
   budgetTokens: number,
 ): Promise<WindowContent> {
   const filter = sourcesSql(scope, 4);
@@ -115,7 +121,10 @@ export async function windowContent(
       ? 'No event arrived in this window.'
       : truncated
         ? `${total} events arrived in this window; the ${ids.length} that arrived first are below. ` +
-          `Read the others with the memory_search tool (since and until: the window above).`
+          (watcher.memoryTools === false
+            ? 'The others did not fit and this agent has no memory tools to read them: say so in the answer.'
+            : `Read the others with the memory_search tool (arrivedSince ${scope.start.toISOString()}, ` +
+              `arrivedUntil ${scope.end.toISOString()}).`)
         : `${total} event${total === 1 ? '' : 's'} arrived in this window, all below.`;
   return {
     text: [...head, count, '', ...shown.flatMap((s) => [s, '']), ...tail].join('\n').trim(),

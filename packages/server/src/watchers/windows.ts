@@ -206,7 +206,12 @@ async function startWindow(
       end: window.window_end,
       sources: window.sources,
     },
-    { prompt: window.prompt, extractionSchema: window.extraction_schema, label },
+    {
+      prompt: window.prompt,
+      extractionSchema: window.extraction_schema,
+      label,
+      memoryTools: window.config.toolsConfig?.memory !== false,
+    },
     eventBudget(window, env),
   );
   const attempt = window.attempts + 1;
