@@ -64,7 +64,7 @@ export function schemaLimitProblems(schema: JsonSchema): string[] {
       return;
     }
     if (Array.isArray(node)) {
-      node.forEach((item, i) => walk(item, [...path, String(i)]));
+      for (const [i, item] of node.entries()) walk(item, [...path, String(i)]);
       return;
     }
     if (node === null || typeof node !== 'object') return;
