@@ -143,7 +143,6 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
     pollMs: options.pollMs ?? 1000,
     fill,
   });
-  // Replicas reap at different moments, so that one lapsed lease is not raced for by all of them.
   let watching = false;
   const watcherOptions: WatcherSchedulerOptions = {
     ...(options.watchers || {}),
@@ -152,6 +151,7 @@ export async function startTurnWorkers(options: TurnWorkerOptions): Promise<Turn
       positiveInteger('SVC_WATCHER_SETTLE_MS', options.env.SVC_WATCHER_SETTLE_MS) ??
       DEFAULT_WATCHER_SETTLE_MS,
   };
+  // Replicas reap at different moments, so that one lapsed lease is not raced for by all of them.
   const reapEvery = (options.reapMs ?? Math.min(5000, leaseMs / 2)) * (0.75 + Math.random() / 2);
   const reaper = setInterval(() => {
     expireApprovals(options.pool).catch((error) =>
