@@ -158,12 +158,13 @@ export async function searchEvents(
     .join('');
   const candidates = param(RANK_CANDIDATES);
   const limitParam = param(Math.min(Math.max(1, limit), SEARCH_MAX_LIMIT));
-  const fromIndex = (await indexEstimate(pool, q)) <= INDEX_CANDIDATES_MAX;
+  const orgIndexed = await orgInIndex(pool);
+  const fromIndex = (await indexEstimate(pool, orgIndexed ? orgId : null, q, filters)) <= INDEX_CANDIDATES_MAX;
   const recent = fromIndex ? 0 : param(RECENT_EVENTS);
   const matches = fromIndex
     ? `SELECT e.id, e.occurred_at
          FROM events e
-        WHERE e.search_vector @@ websearch_to_tsquery('english', $2) AND (e.org_id = $1) IS TRUE${filtered}
+        WHERE e.search_vector @@ websearch_to_tsquery('english', $2) AND ${orgIndexed ? 'e.org_id = $1' : '(e.org_id = $1) IS TRUE'}${filtered}
         ORDER BY e.occurred_at DESC, e.id DESC
         LIMIT $${candidates}`
     : // Pulled lazily: a common word stops the walk at its first RANK_CANDIDATES matches.
@@ -229,12 +230,54 @@ export async function searchEvents(
  * The rows the GIN index would hand over for `q` (of every org), as the planner estimates them
  * from the column's statistics (a phrase counts as its words ANDed). Planning only: nothing is read.
  */
-async function indexEstimate(pool: Pool, q: string): Promise<number> {
+async function indexEstimate(
+  pool: Pool,
+  orgId: string | null,
+  q: string,
+  filters: SearchFilters,
+): Promise<number> {
+  const params: unknown[] = [q];
+  const where = [`e.search_vector @@ websearch_to_tsquery('english', $1)`];
+  if (orgId !== null) {
+    // The conditions the index holds, so the estimate is of the rows it hands over (the others,
+    // a time range or an entity, are checked on those rows and would only lower the estimate).
+    const param = (value: unknown) => {
+      params.push(value);
+      return params.length;
+    };
+    where.push(`e.org_id = $${param(orgId)}`);
+    if (filters.connectionId !== undefined) where.push(`e.connection_id = $${param(filters.connectionId)}`);
+    if (filters.feedId !== undefined) where.push(`e.feed_id = $${param(filters.feedId)}`);
+    if (filters.kind !== undefined) {
+      const kind = param(filters.kind);
+      where.push(`(e.origin_type = $${kind} OR e.semantic_type = $${kind})`);
+    }
+  }
   const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
-    `EXPLAIN (FORMAT JSON) SELECT 1 FROM events WHERE search_vector @@ websearch_to_tsquery('english', $1)`,
-    [q],
+    `EXPLAIN (FORMAT JSON) SELECT 1 FROM events e WHERE ${where.join(' AND ')}`,
+    params,
   );
   return rows[0]?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Whether the search index holds the org (migration 023, where btree_gin could be installed): then
+ * the index hands over the org's matches only, and its estimate is of those. Looked up once per pool.
+ */
+const orgIndexes = new WeakMap<Pool, Promise<boolean>>();
+function orgInIndex(pool: Pool): Promise<boolean> {
+  let known = orgIndexes.get(pool);
+  if (!known) {
+    known = pool
+      .query(
+        `SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+          WHERE i.indexrelid = 'events_search'::regclass AND a.attname = 'org_id'`,
+      )
+      .then(({ rowCount }) => (rowCount ?? 0) > 0);
+    known.catch(() => orgIndexes.delete(pool));
+    orgIndexes.set(pool, known);
+  }
+  return known;
 }
 
 /** Whether the org has more events (that pass the filters) than the newest RECENT_EVENTS looked through. */
