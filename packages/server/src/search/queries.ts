@@ -54,9 +54,9 @@ export const SEARCH_QUERY_MAX_CHARS = 1000;
  */
 export const RANK_CANDIDATES = 200;
 /**
- * The most rows (of every org) the GIN index may hand over, as the planner estimates them from
- * the column's statistics, for the search to read them all. More, and the org's newest events are
- * looked through instead.
+ * The most rows the GIN index may hand over, as the planner estimates them (of the org and the
+ * filters the index holds: migration 023), for the search to read them all. More, and the org's
+ * newest events are looked through instead. Each is a heap page read (README.md, "Speed").
  */
 export const INDEX_CANDIDATES_MAX = 3000;
 /**
