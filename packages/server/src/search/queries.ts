@@ -58,7 +58,7 @@ export const RANK_CANDIDATES = 200;
  * filters the index holds: migration 023), for the search to read them all. More, and the org's
  * newest events are looked through instead. Each is a heap page read (README.md, "Speed").
  */
-export const INDEX_CANDIDATES_MAX = 3000;
+export const INDEX_CANDIDATES_MAX = 5000;
 /**
  * How many of the org's newest events (after the filters) are looked through when the words are
  * too common for the index. Their matches are the newest; when fewer than RANK_CANDIDATES are
