@@ -18,7 +18,7 @@ let fake: FakeChatCompletions;
 let server: TestServer;
 const orgs = { own: '', rival: '' };
 let rivalToken = '';
-const ids = { alice: '', bob: '' };
+const ids = { alice: '', bob: '', reportsTo: '' };
 const events: Record<string, string> = {};
 
 const lastMessage = (request: RecordedRequest) => request.body.messages.at(-1);
@@ -119,6 +119,16 @@ beforeAll(async () => {
      VALUES ($1, 'person', 'email', 'alice@example.com', $2)`,
     [orgs.own, ids.alice],
   );
+  await server.pool.query(
+    `INSERT INTO relationship_types (org_id, slug, name) VALUES ($1, 'reports_to', 'Reports to')`,
+    [orgs.own],
+  );
+  const relationship = await server.pool.query<{ id: string }>(
+    `INSERT INTO relationships (org_id, relationship_type, source_entity_id, target_entity_id, metadata)
+     VALUES ($1, 'reports_to', $2, $3, '{"since": "2025"}') RETURNING id`,
+    [orgs.own, ids.bob, ids.alice],
+  );
+  ids.reportsTo = relationship.rows[0]?.id as string;
 
   await insertEvent('budget-march', {
     title: 'Budget for March',
@@ -234,6 +244,16 @@ describe('memory_entities', () => {
             date: '2026-03-02T09:00:00.000Z',
           },
         ],
+        // Both directions: Bob reports to Alice, seen from Alice.
+        relationships: [
+          {
+            id: Number(ids.reportsTo),
+            type: 'reports_to',
+            direction: 'incoming',
+            metadata: { since: '2025' },
+            entity: { id: Number(ids.bob), type: 'person', title: 'Bob Stone' },
+          },
+        ],
       },
     ]);
     calling('memory_entities', { identity: 'email:Alice@Example.com' });
@@ -244,6 +264,14 @@ describe('memory_entities', () => {
     calling('memory_entities', { name: 'Bob Stoen' });
     const misspelt = toolResultOf((await turn('keeper', 'bob?')).followUp);
     expect(misspelt.entities.map((e: { id: number }) => e.id)).toEqual(rowCount ? [Number(ids.bob)] : []);
+    if (rowCount) {
+      expect(misspelt.entities[0].relationships).toEqual([
+        expect.objectContaining({
+          direction: 'outgoing',
+          entity: { id: Number(ids.alice), type: 'person', title: 'Alice Martin' },
+        }),
+      ]);
+    }
     // Another org's agent finds none of these.
     calling('memory_entities', { name: 'alice' });
     expect(toolResultOf((await turn('spy', 'alice?', rivalToken)).followUp).entities).toEqual([]);

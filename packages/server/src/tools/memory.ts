@@ -177,7 +177,21 @@ interface EntityHit {
   traits: Record<string, unknown>;
   identities: { namespace: string; value: string }[];
   latest: { eventId: number; title: string | null; sourceUrl: string | null; date: string }[];
+  relationships: EntityRelationship[];
 }
+
+/** One of an entity's relationships, seen from it: the other entity, and which way it points. */
+interface EntityRelationship {
+  id: number;
+  type: string;
+  /** `outgoing`: this entity is the source; `incoming`: the target. */
+  direction: 'outgoing' | 'incoming';
+  metadata: Record<string, unknown>;
+  entity: { id: number; type: string; title: string | null };
+}
+
+/** How many of an entity's relationships memory_entities answers, newest first, both directions. */
+export const ENTITY_RELATIONSHIPS_MAX = 20;
 
 /** pg_trgm, when migration 023 could install it: similar titles rank first. Looked up once per pool. */
 const trigrams = new WeakMap<Pool, Promise<boolean>>();
@@ -200,8 +214,8 @@ function entitiesTool(deps: MemoryToolDeps) {
   return tool({
     description:
       "Finds this organisation's entities (people, repositories, companies, ...) by part of their " +
-      'name or by an identity (namespace:value), with their traits, identities and their latest ' +
-      `${LATEST_EVENTS} events. Pass an entity's id to memory_search (entityId) for more of its events.`,
+      'name or by an identity (namespace:value), with their traits, identities, their latest ' +
+      `${LATEST_EVENTS} events and up to ${ENTITY_RELATIONSHIPS_MAX} relationships (the other entity's id, type and title). Pass an entity's id to memory_search (entityId) for more of its events.`,
     inputSchema: entitiesInput,
     execute: async ({ name, identity, type, limit }) => {
       if (name === undefined && identity === undefined) return { error: 'give a name or an identity' };
@@ -245,7 +259,28 @@ function entitiesTool(deps: MemoryToolDeps) {
                                     FROM event_entities ee JOIN events v ON v.id = ee.event_id
                                    WHERE ee.entity_id = e.id AND v.org_id = $1
                                    ORDER BY v.occurred_at DESC, v.id DESC
-                                   LIMIT ${LATEST_EVENTS}) ev), '[]') AS latest
+                                   LIMIT ${LATEST_EVENTS}) ev), '[]') AS latest,
+                coalesce((SELECT jsonb_agg(jsonb_build_object('id', rel.id, 'type', rel.relationship_type,
+                                                              'direction', rel.direction, 'metadata', rel.metadata,
+                                                              'entity', jsonb_build_object('id', o.id,
+                                                                'type', o.entity_type, 'title', o.title))
+                                           ORDER BY rel.created_at DESC, rel.id DESC)
+                            FROM (SELECT * FROM (
+                                    (SELECT r.id, r.relationship_type, r.metadata, r.created_at,
+                                            'outgoing' AS direction, r.target_entity_id AS other
+                                       FROM relationships r
+                                      WHERE r.source_entity_id = e.id AND r.org_id = $1
+                                      ORDER BY r.created_at DESC, r.id DESC LIMIT ${ENTITY_RELATIONSHIPS_MAX})
+                                    UNION ALL
+                                    (SELECT r.id, r.relationship_type, r.metadata, r.created_at,
+                                            'incoming', r.source_entity_id
+                                       FROM relationships r
+                                      WHERE r.target_entity_id = e.id AND r.org_id = $1
+                                      ORDER BY r.created_at DESC, r.id DESC LIMIT ${ENTITY_RELATIONSHIPS_MAX})
+                                  ) both_ways
+                                  ORDER BY created_at DESC, id DESC
+                                  LIMIT ${ENTITY_RELATIONSHIPS_MAX}) rel
+                            JOIN entities o ON o.id = rel.other), '[]') AS relationships
            FROM entities e
           WHERE ${where.join(' AND ')}
           ORDER BY ${order}
@@ -260,6 +295,7 @@ function entitiesTool(deps: MemoryToolDeps) {
           traits: row.traits,
           identities: row.identities,
           latestEvents: row.latest.map((event) => ({ ...event, date: new Date(event.date).toISOString() })),
+          relationships: row.relationships,
         })),
       };
     },
