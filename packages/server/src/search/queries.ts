@@ -9,6 +9,10 @@ export interface SearchFilters {
   since?: string;
   /** Exclusive, on `occurred_at`. */
   until?: string;
+  /** Inclusive, on when svc received the event (`created_at`): a watcher window's span. */
+  arrivedSince?: string;
+  /** Exclusive, on `created_at`. */
+  arrivedUntil?: string;
   connectionId?: string;
   /** A connector's key: events of the org's connections of it. */
   connector?: string;
@@ -113,6 +117,10 @@ function conditions(
   const onRow = (c: string) => (walking ? `(${c}) IS TRUE` : c);
   if (filters.since !== undefined) where.push(`e.occurred_at >= $${param(filters.since)}::timestamptz`);
   if (filters.until !== undefined) where.push(`e.occurred_at < $${param(filters.until)}::timestamptz`);
+  if (filters.arrivedSince !== undefined)
+    where.push(`e.created_at >= $${param(filters.arrivedSince)}::timestamptz`);
+  if (filters.arrivedUntil !== undefined)
+    where.push(`e.created_at < $${param(filters.arrivedUntil)}::timestamptz`);
   if (filters.connectionId !== undefined)
     where.push(onRow(`e.connection_id = $${param(filters.connectionId)}`));
   if (filters.connector !== undefined) {

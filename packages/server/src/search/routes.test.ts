@@ -187,6 +187,18 @@ describe('GET /api/:org/search', () => {
     expect(await found('limit=1')).toEqual([events['budget-old']]);
   });
 
+  it('filters by when svc received an event (a watcher window), whatever date it carries', async () => {
+    // The old budget arrived long ago; the others arrived as this test file began.
+    await server.pool.query(`UPDATE events SET created_at = '2020-06-01T00:00:00Z' WHERE id = $1`, [
+      events['budget-old'],
+    ]);
+    const found = async (query: string) => hitIds((await search(`q=budget&${query}`)).body).sort();
+    expect(await found('arrivedUntil=2021-01-01T00:00:00Z')).toEqual([events['budget-old']]);
+    const recent = await found('arrivedSince=2021-01-01T00:00:00Z');
+    expect(recent).not.toContain(events['budget-old']);
+    expect(recent).toContain(events['budget-title']);
+  });
+
   it('takes web search syntax: a phrase, an exclusion, or', async () => {
     const found = async (q: string) => hitIds((await search(`q=${encodeURIComponent(q)}`)).body).sort();
     expect(await found('"budget review"')).toEqual([events['budget-title']]);

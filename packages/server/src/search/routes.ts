@@ -56,6 +56,8 @@ export function searchRoutes(options: SearchRouteOptions) {
             limit: z.coerce.number().int().min(1).max(SEARCH_MAX_LIMIT).default(SEARCH_DEFAULT_LIMIT),
             since: instantSchema.optional(),
             until: instantSchema.optional(),
+            arrivedSince: instantSchema.optional().describe('received by svc at or after (a watcher window)'),
+            arrivedUntil: instantSchema.optional().describe('received by svc before'),
             connectionId: idFilter.optional(),
             feedId: idFilter.optional(),
             kind: z.string().min(1).max(200).optional(),

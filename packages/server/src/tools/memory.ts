@@ -46,6 +46,10 @@ const searchInput = z.strictObject({
     .describe('words to find (all must match), "an exact phrase", -excluded, a or b'),
   since: instant.optional().describe('only events that occurred at or after this ISO 8601 time'),
   until: instant.optional().describe('only events that occurred before this ISO 8601 time'),
+  arrivedSince: instant
+    .optional()
+    .describe('only events received at or after this ISO 8601 time (a watcher window gives it)'),
+  arrivedUntil: instant.optional().describe('only events received before this ISO 8601 time'),
   connector: z
     .string()
     .min(1)
