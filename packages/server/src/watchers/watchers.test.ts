@@ -203,6 +203,38 @@ describe('watcher windows', () => {
     expect(prompts[1]).toContain('Backfilled incident');
   });
 
+  it('waits for a transaction that began before its end: the row it commits late is in the window, not lost', async () => {
+    model.answer = () => ({ text: 'ok' });
+    const t0 = new Date(Math.floor(Date.now() / MINUTE) * MINUTE);
+    await watcher('inflight', at(t0, -30_000));
+    // A sync's transaction begins now and writes its event; its created_at is the transaction's start.
+    const writer = await server.pool.connect();
+    try {
+      await writer.query('BEGIN');
+      const { rows } = await writer.query<{ id: string; created_at: Date }>(
+        `INSERT INTO events (org_id, origin_id, origin_type, payload_text, title, occurred_at)
+         SELECT id, 'inflight-1', 'fixture', 'written slowly', 'Slow commit', now() FROM orgs WHERE slug = 'default'
+         RETURNING id, created_at`,
+      );
+      const slow = rows[0] as { id: string; created_at: Date };
+      // Two minutes later by the scheduler's clock, the transaction still open.
+      now = at(t0, 2 * MINUTE + SETTLE_MS + 1);
+      await pass();
+      await pass();
+      for (const w of await windows('inflight')) {
+        expect(w.window_end.getTime()).toBeLessThanOrEqual(slow.created_at.getTime());
+      }
+      await writer.query('COMMIT');
+      await until('a window to take the late row', async () => {
+        await pass();
+        return (await windows('inflight')).find((w) => w.event_ids?.includes(slow.id));
+      });
+    } finally {
+      await writer.query('ROLLBACK').catch(() => {});
+      writer.release();
+    }
+  });
+
   it('runs one catch-up window for the ticks missed while nothing ran', async () => {
     const t0 = base();
     model.answer = () => ({ text: 'Caught up.' });

@@ -53,7 +53,13 @@ export async function openDueWindows(pool: Pool, now: Date, settleMs: number): P
                          WHERE x.org_id = w.org_id AND x.watcher_slug = w.slug
                            AND x.status IN ('pending', 'running', 'failed'))`,
   );
-  const closedBy = new Date(now.getTime() - settleMs);
+  if (rows.length === 0) return 0;
+  // An event's created_at is its transaction's start: while a transaction that began before a
+  // window's end is open, rows may still arrive in that window. Such windows wait for it.
+  const open = await oldestOpenTransaction(pool);
+  const closedBy = new Date(
+    Math.min(now.getTime() - settleMs, open ? open.getTime() : Number.POSITIVE_INFINITY),
+  );
   let opened = 0;
   for (const row of rows) {
     const clock = clockOf(row);
@@ -82,6 +88,27 @@ export async function openDueWindows(pool: Pool, now: Date, settleMs: number): P
     opened += rowCount ?? 0;
   }
   return opened;
+}
+
+/**
+ * Transactions open longer than this are not waited for: a window would otherwise wait for ever
+ * on a session left idle in a transaction. Rows such a transaction writes into an earlier window
+ * are then not read by it (README, "Watchers").
+ */
+export const LONGEST_WAIT_MS = 10 * 60_000;
+
+/**
+ * When the oldest transaction of a client of this database that is still open began, if less than
+ * LONGEST_WAIT_MS ago (autovacuum and other server processes aside).
+ */
+async function oldestOpenTransaction(pool: Pool): Promise<Date | null> {
+  const { rows } = await pool.query<{ at: Date | null }>(
+    `SELECT min(xact_start) AS at FROM pg_stat_activity
+      WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()
+        AND state <> 'idle' AND xact_start > now() - make_interval(secs => $1 / 1000.0)`,
+    [LONGEST_WAIT_MS],
+  );
+  return rows[0]?.at ?? null;
 }
 
 interface DueWindow {
