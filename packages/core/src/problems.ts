@@ -56,6 +56,8 @@ export const PROBLEM_CODES = [
   'relationship_type_in_use',
   // A search whose q has no words to search for (empty, or only common words and punctuation).
   'search_query_empty',
+  // A console request that changes something without its session's CSRF token, or from another origin.
+  'csrf_failed',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 

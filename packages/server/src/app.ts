@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { Registry } from 'prom-client';
@@ -11,6 +12,7 @@ import { browserSessionRoutes } from './connections/browser-session.js';
 import { type ConnectionRouteOptions, connectionRoutes } from './connections/routes.js';
 import { providedNixPackages } from './connectors/install.js';
 import { type ConnectorRouteOptions, connectorRoutes } from './connectors/routes.js';
+import { type ConsoleRouteOptions, consoleRoutes } from './console/routes.js';
 import { migrate } from './db/migrate.js';
 import { deploymentEgressFromEnv } from './egress/deployment.js';
 import { entityRoutes } from './entities/routes.js';
@@ -49,6 +51,7 @@ import { checkEncryptionKey } from './secrets/encryption-key.js';
 import { parseEnvSecretPolicy } from './secrets/env-policy.js';
 import { createSecretResolver, type SecretResolver } from './secrets/resolve.js';
 import { type SecretRouteOptions, secretRoutes } from './secrets/routes.js';
+import { type SessionRouteOptions, sessionRoutes } from './sessions/routes.js';
 import { parseApprovalTtl } from './turns/approvals.js';
 import { createAnnouncer } from './turns/events.js';
 import { createConversationHub } from './turns/hub.js';
@@ -74,7 +77,9 @@ export interface AppOptions
     AgentRouteOptions,
     PlatformRouteOptions,
     SecretRouteOptions,
+    SessionRouteOptions,
     ConnectionRouteOptions,
+    ConsoleRouteOptions,
     ConnectorRouteOptions,
     OAuthRouteOptions,
     MessagingOptions,
@@ -91,7 +96,9 @@ export async function buildApp(
   const { app, routes } = await createHttpApp(options);
   const tokens = await createTokenLookup(options.pool, app.log);
   app.addHook('onClose', () => tokens.close());
-  registerAuthentication(app, options, tokens);
+  // Cookies are parsed before authentication, which reads a console session's.
+  await app.register(fastifyCookie);
+  const authenticator = registerAuthentication(app, options, tokens);
   const registry = registerMetrics(app, options.pool);
   const hub = await createConversationHub(options.pool, app.log);
   app.addHook('onClose', () => hub.close());
@@ -104,6 +111,7 @@ export async function buildApp(
       await typed.register(operationsRoutes(options, registry));
       await typed.register(orgRoutes(options));
       await typed.register(tokenRoutes(options, tokens));
+      await typed.register(sessionRoutes(options, authenticator));
       await typed.register(agentRoutes(options));
       await typed.register(platformRoutes(options));
       await typed.register(secretRoutes(options));
@@ -125,6 +133,7 @@ export async function buildApp(
       await typed.register(relationshipRoutes(options));
       await typed.register(searchRoutes(options));
       await registerDocs(typed, options);
+      await typed.register(consoleRoutes(options));
     },
     { prefix: options.basePath },
   );
@@ -203,6 +212,7 @@ export function appSettingsFromEnv(env: Env) {
     authFailuresPerMinute: positiveInteger('SVC_AUTH_FAILURES_PER_MINUTE', env.SVC_AUTH_FAILURES_PER_MINUTE),
     trustProxy: parseTrustProxy(env.SVC_TRUST_PROXY),
     watcherSettleMs: positiveInteger('SVC_WATCHER_SETTLE_MS', env.SVC_WATCHER_SETTLE_MS),
+    ...(env.SVC_CONSOLE_DIR ? { consoleDir: env.SVC_CONSOLE_DIR } : {}),
   } satisfies Partial<AppOptions>;
 }
 

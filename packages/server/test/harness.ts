@@ -118,6 +118,8 @@ export interface TestServerOverrides {
    * works, `unsandboxed` where it does not (so that `npm test` passes on a machine without it).
    */
   connectorSourceInstalls?: boolean | 'on' | 'unsandboxed';
+  /** The built console to serve (SVC_CONSOLE_DIR); default the @svc/web package's, if built. */
+  consoleDir?: string | null;
 }
 
 /**
@@ -146,6 +148,7 @@ function testAppOverrides(overrides: TestServerOverrides): Partial<AppOptions> {
     uploadLimits: overrides.uploadLimits,
     logger: overrides.logger,
     messageRateLimit: overrides.messageRateLimit,
+    consoleDir: overrides.consoleDir,
     connectorSourceInstalls:
       overrides.connectorSourceInstalls === true ? testSourceInstalls() : overrides.connectorSourceInstalls,
   };

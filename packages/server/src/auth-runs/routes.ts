@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
-import { orgParams, problemResponse, problemResponses } from '../http/common.js';
+import { noBody, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { notFound } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import { lastEventId } from '../messaging/sse.js';
@@ -12,7 +12,6 @@ import { createAuthRunStreams } from './stream.js';
 
 const tags = ['auth runs'];
 const runParams = orgParams.extend({ runId: z.string().max(20) });
-const noBody = z.strictObject({}).nullish().describe('no fields; the body may be left out');
 const who = (request: { caller: { token: { name: string } | null } | null }) =>
   request.caller?.token?.name ?? 'admin';
 

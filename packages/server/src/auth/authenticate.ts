@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { ProblemError } from '../http/problem.js';
 import type { App, Caller, OrgRef, RouteAuth } from '../http/types.js';
+import { findSession, matchesCsrf, SESSION_COOKIE, type Session } from '../sessions/store.js';
 import { type AuthThrottle, clientKey, createAuthThrottle } from './throttle.js';
 import type { TokenLookup } from './token-lookup.js';
 import { expandScopes, hashToken, isWellFormedToken, matchesPassword } from './tokens.js';
@@ -92,8 +93,8 @@ async function identifyThrottled(
   reply: FastifyReply,
   throttle: AuthThrottle,
   check: (value: string, digest: Buffer) => Promise<Caller>,
+  value: string,
 ): Promise<Caller> {
-  const value = bearer(request);
   // One digest serves both the password comparison and the token lookup.
   const digest = hashToken(value);
   const client = clientKey(request.ip);
@@ -121,11 +122,78 @@ async function identifyThrottled(
   }
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The caller a console session's cookie stands for. A request that changes something must also
+ * carry the session's CSRF token (which only the console's own script can read, from
+ * `GET /api/session`) and, when the browser says where it comes from, come from this origin: the
+ * cookie is SameSite=Strict already, this holds where a browser or a proxy gets that wrong.
+ */
+function sessionCaller(request: FastifyRequest, session: Session): Caller {
+  if (!SAFE_METHODS.has(request.method)) {
+    const origin = request.headers.origin;
+    if (origin !== undefined && originHost(origin) !== request.headers.host) {
+      throw new ProblemError(403, 'csrf_failed', `a request from ${origin} may not use this console session`);
+    }
+    const given = request.headers['x-csrf-token'];
+    if (!matchesCsrf(session, typeof given === 'string' ? given : undefined)) {
+      throw new ProblemError(
+        403,
+        'csrf_failed',
+        "a console session's request that changes something must send the session's X-CSRF-Token (GET /api/session gives it)",
+      );
+    }
+  }
+  const view = {
+    id: session.id,
+    kind: session.kind,
+    csrfToken: session.csrfToken,
+    org: session.org,
+    expiresAt: session.expiresAt,
+  };
+  if (session.token) {
+    return {
+      kind: 'token',
+      scopes: expandScopes(session.token.scopes),
+      token: {
+        id: session.token.id,
+        name: session.token.name,
+        orgId: session.org.id,
+        orgSlug: session.org.slug,
+      },
+      session: view,
+    };
+  }
+  return { kind: 'admin_password', scopes: expandScopes(['admin']), token: null, session: view };
+}
+
+function originHost(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
+/** What the sign-in route needs: the same checks and the same throttle as a bearer value. */
+export interface Authenticator {
+  /** The caller `value` (the admin password or an API token) authenticates; 401 or 429 otherwise. */
+  identify(request: FastifyRequest, reply: FastifyReply, value: string): Promise<Caller>;
+  /** The digest of the admin password, or null where there is none. */
+  passwordDigest: Buffer | null;
+}
+
 /**
  * Runs before the body is read: 401 for missing or bad credentials (429 once a client has failed
- * too often), then 404 for an org the caller cannot see, then 403 for a missing scope.
+ * too often), then 404 for an org the caller cannot see, then 403 for a missing scope. A request
+ * with no Authorization header may come with a console session's cookie instead.
  */
-export function registerAuthentication(app: App, options: AuthenticationOptions, tokens: TokenLookup): void {
+export function registerAuthentication(
+  app: App,
+  options: AuthenticationOptions,
+  tokens: TokenLookup,
+): Authenticator {
   const passwordDigest = options.adminPassword === null ? null : hashToken(options.adminPassword);
   const throttle = createAuthThrottle(options.authFailuresPerMinute ?? AUTH_FAILURES_PER_MINUTE);
   const check = (value: string, digest: Buffer) => identify(passwordDigest, tokens, value, digest);
@@ -134,7 +202,19 @@ export function registerAuthentication(app: App, options: AuthenticationOptions,
   app.addHook('onRequest', async (request, reply) => {
     const auth = request.routeOptions.config.auth;
     if (auth === undefined || auth === 'public') return;
-    const caller = await identifyThrottled(request, reply, throttle, check);
+    const cookie = request.headers.authorization === undefined ? request.cookies[SESSION_COOKIE] : undefined;
+    let caller: Caller;
+    if (cookie !== undefined) {
+      const session = await findSession(options.pool, cookie, passwordDigest);
+      if (!session) {
+        throw unauthorized(
+          'this console session has ended (signed out, expired, or its token revoked): sign in again',
+        );
+      }
+      caller = sessionCaller(request, session);
+    } else {
+      caller = await identifyThrottled(request, reply, throttle, check, bearer(request));
+    }
     request.caller = caller;
     if (auth.org) {
       const slug = (request.params as { org?: string }).org ?? '';
@@ -142,6 +222,10 @@ export function registerAuthentication(app: App, options: AuthenticationOptions,
     }
     authorize(caller, auth);
   });
+  return {
+    identify: (request, reply, value) => identifyThrottled(request, reply, throttle, check, value),
+    passwordDigest,
+  };
 }
 
 /** The org of an org-scoped route; the hook above guarantees it is set. */

@@ -19,6 +19,9 @@ export const problemResponses = {
   404: problemResponse('No such resource in this org'),
 };
 
+/** The body of a POST or DELETE that takes none. */
+export const noBody = z.strictObject({}).nullish().describe('no fields; the body may be left out');
+
 export const orgParams = z.object({ org: z.string().max(100).describe('org slug') });
 
 /**

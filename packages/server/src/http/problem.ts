@@ -50,6 +50,7 @@ const TITLES: Record<ProblemCode, string> = {
   relationship_not_allowed: "Not allowed by the relationship type's rules",
   relationship_type_in_use: 'Relationship type in use',
   search_query_empty: 'Nothing to search for',
+  csrf_failed: 'Cross-site request refused',
 };
 
 /**

@@ -21,6 +21,18 @@ export interface Caller {
   /** Scopes after expansion (admin implies every scope; write implies read). */
   scopes: Set<Scope>;
   token: { id: string; name: string; orgId: string; orgSlug: string } | null;
+  /** The console session the request came with (a cookie), when it did not bring a bearer value. */
+  session?: CallerSession;
+}
+
+/** A console session, as the routes see it (sessions/store.ts). */
+export interface CallerSession {
+  id: string;
+  kind: 'token' | 'admin_password';
+  csrfToken: string;
+  /** The org the org-less routes act in: the token's, or the one an admin session picked. */
+  org: OrgRef;
+  expiresAt: Date;
 }
 
 export interface OrgRef {

@@ -8,10 +8,15 @@ import type { MessageRow } from './queries.js';
 /** The messages API: any token with the `messages` scope, no org in the path. */
 export const MESSAGES_AUTH = { auth: { scope: 'messages' as const, org: false } };
 
-/** The path carries no org: a token speaks for its own org; the admin password for `default`. */
+/**
+ * The path carries no org: a token speaks for its own org; a console session for the org it is
+ * in (an admin's picks one); the admin password for `default`.
+ */
 export async function orgOfMessagesCaller(pool: Pool, request: FastifyRequest): Promise<OrgRef> {
   const token = request.caller?.token;
   if (token) return { id: token.orgId, slug: token.orgSlug };
+  const session = request.caller?.session;
+  if (session) return session.org;
   const { rows } = await pool.query<{ id: string }>("SELECT id FROM orgs WHERE slug = 'default'");
   if (!rows[0]) throw notFound('org "default"');
   return { id: String(rows[0].id), slug: 'default' };

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { cursorOf, encodeCursor, isId, microsOf, timestampAt } from '../db/keyset.js';
-import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
+import { iso, noBody, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import { RUN_COLUMNS, type RunRow, runSchema, toRun } from './actions.js';
@@ -93,7 +93,6 @@ async function currentRun(pool: Pool, orgId: string, id: string) {
 
 const runParams = orgParams.extend({ runId: z.string().max(20) });
 /** These POSTs take nothing: an empty JSON object, or no body at all. */
-const noBody = z.strictObject({}).nullish().describe('no fields; the body may be left out');
 const who = (request: { caller: { token: { name: string } | null } | null }) =>
   request.caller?.token?.name ?? 'admin';
 

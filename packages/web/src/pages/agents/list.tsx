@@ -1,0 +1,71 @@
+import { api, href, must } from '../../api/client';
+import { useLoad } from '../../ui/load';
+import { Loading, Page, Status } from '../../ui/page';
+
+/** The org's agents: what each is, where it listens, whether its providers and platforms work. */
+export default function AgentsPage({ org }: { org: string }) {
+  const agents = useLoad(
+    () =>
+      must(api.GET('/api/{org}/agents', { params: { path: { org }, query: { include: ['platforms'] } } })),
+    [org],
+  );
+  return (
+    <Page title="Agents">
+      <Loading loaded={agents}>
+        {({ agents }) =>
+          agents.length === 0 ? (
+            <p class="notice">
+              No agents in {org} yet. Agents are files in a project: write one and run <code>svc apply</code>.
+            </p>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <caption class="hint">Agents of {org}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Agent</th>
+                    <th scope="col">Description</th>
+                    <th scope="col">Platforms</th>
+                    <th scope="col">Providers</th>
+                    <th scope="col">
+                      <span class="sr-only">Chat</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {agents.map((agent) => {
+                    const broken = [...agent.providers, ...(agent.platforms ?? [])].filter(
+                      (p) => p.status === 'error',
+                    );
+                    return (
+                      <tr key={agent.agentId}>
+                        <td>
+                          <a href={href(`/orgs/${org}/agents/${agent.agentId}`)}>{agent.name}</a>{' '}
+                          <span class="badge mono">{agent.agentId}</span>
+                        </td>
+                        <td>{agent.description}</td>
+                        <td>{(agent.platforms ?? []).map((p) => p.type).join(', ') || '—'}</td>
+                        <td>
+                          {agent.providers.map((p) => p.key).join(', ') || '—'}
+                          {broken.length > 0 ? (
+                            <>
+                              {' '}
+                              <Status value="error" />
+                            </>
+                          ) : null}
+                        </td>
+                        <td>
+                          <a href={href(`/orgs/${org}/agents/${agent.agentId}/chat`)}>Chat</a>
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Loading>
+    </Page>
+  );
+}
