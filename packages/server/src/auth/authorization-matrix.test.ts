@@ -308,6 +308,8 @@ async function pathOf(route: RegisteredRoute, fresh: boolean): Promise<string> {
 /** Query strings a route needs to reach its handler's success (a search needs words). */
 const QUERIES: Record<string, string> = {
   'GET /api/:org/search': '?q=matrix',
+  // A search that finds the fixture message.
+  'GET /api/v1/agents/:agentId/conversations': '?q=FIXTURE',
 };
 
 /** Valid bodies, so that an allowed request is not turned away by validation either. */
