@@ -166,15 +166,87 @@ export const approvalDecisionSchema = z.strictObject({
   reason: z.string().max(2000).optional().describe('told to the model with a rejection'),
 });
 
+/** What an approval's status can be: `expired` is one nobody decided within `SVC_APPROVAL_TTL`. */
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
+
 export const approvalSchema = z.object({
   id: z.uuid(),
   messageId: z.uuid(),
   toolCallId: z.string(),
   tool: z.string(),
   input: z.unknown(),
-  status: z.enum(['pending', 'approved', 'rejected', 'expired']),
+  status: z.enum(APPROVAL_STATUSES),
   reason: z.string().nullable(),
   createdAt: z.string(),
   expiresAt: z.string(),
   decidedAt: z.string().nullable(),
+});
+
+/**
+ * Where a decision on an item of the approvals inbox is posted: a route of this API, relative to
+ * its base (a client mounted under `SVC_BASE_PATH` adds that prefix, as it does to every route).
+ */
+const decidePath = (what: string) =>
+  z.string().describe(`${what}, relative to the API base (no SVC_BASE_PATH)`);
+
+/** A tool call that paused a turn, as the approvals inbox lists it (`GET /api/{org}/approvals`). */
+export const toolCallApprovalItemSchema = z.object({
+  kind: z.literal('tool_call'),
+  id: z.uuid().describe('the approval id'),
+  agentId: z.string(),
+  conversationId: z.uuid(),
+  messageId: z.uuid(),
+  tool: z.string().describe('`<server>.<tool>` or `<connectorKey>.<actionKey>`'),
+  input: z.unknown(),
+  status: z
+    .enum(APPROVAL_STATUSES)
+    .describe('`expired` as soon as `expiresAt` has passed undecided, whether or not it was recorded yet'),
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  decidedAt: z.string().nullable(),
+  decide: z
+    .object({
+      method: z.literal('POST'),
+      path: decidePath('`/api/v1/agents/{agentId}/approvals/{approvalId}`'),
+      scope: z.literal('messages').describe('the scope the decision takes'),
+    })
+    .describe('post `{decision: "approve" | "reject", reason?}` here; decided once (409 after)'),
+});
+
+/** A connector action run that waits for approval (or did), as the approvals inbox lists it. */
+export const actionRunApprovalItemSchema = z.object({
+  kind: z.literal('action_run'),
+  id: z.int().describe('the run id'),
+  connectionId: z.int(),
+  connectorKey: z.string(),
+  actionKey: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  status: z
+    .enum(APPROVAL_STATUSES)
+    .describe(
+      'its `approvalStatus`: `pending` while it waits; `rejected` also for a run cancelled while it waited (it never runs); never `expired`',
+    ),
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
+  decide: z
+    .object({
+      method: z.literal('POST'),
+      approvePath: decidePath('`/api/{org}/runs/{runId}/approve`'),
+      rejectPath: decidePath('`/api/{org}/runs/{runId}/reject`'),
+      scope: z.literal('write').describe('the scope the decision takes'),
+    })
+    .describe('post to one of these, with no body; decided once (409 after)'),
+});
+
+export const approvalItemSchema = z.discriminatedUnion('kind', [
+  toolCallApprovalItemSchema,
+  actionRunApprovalItemSchema,
+]);
+export type ApprovalItem = z.infer<typeof approvalItemSchema>;
+
+/** The answer of `GET /api/{org}/approvals`: newest first; `nextCursor` is null on the last page. */
+export const approvalListSchema = z.object({
+  approvals: z.array(approvalItemSchema),
+  nextCursor: z.string().nullable(),
 });

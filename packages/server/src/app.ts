@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { Registry } from 'prom-client';
 import { type AgentRouteOptions, agentRoutes } from './agents/routes.js';
+import { approvalInboxRoutes } from './approvals/routes.js';
 import { type AuthenticationOptions, registerAuthentication } from './auth/authenticate.js';
 import { tokenRoutes } from './auth/routes.js';
 import { parseTrustProxy } from './auth/throttle.js';
@@ -119,6 +120,7 @@ export async function buildApp(
       await typed.register(messagingRoutes(options, hub, announcer));
       await typed.register(conversationRoutes(options, hub));
       await typed.register(approvalRoutes(options));
+      await typed.register(approvalInboxRoutes(options));
       await typed.register(webhookRoutes(options, announcer));
       await typed.register(connectorRoutes(options));
       await typed.register(connectionRoutes(options));

@@ -308,6 +308,10 @@ async function pathOf(route: RegisteredRoute, fresh: boolean): Promise<string> {
 /** Query strings a route needs to reach its handler's success (a search needs words). */
 const QUERIES: Record<string, string> = {
   'GET /api/:org/search': '?q=matrix',
+  // Every status, so that what the fixtures left (an approval, action runs) is read too.
+  'GET /api/:org/approvals': '?status=all',
+  // A search that finds the fixture message.
+  'GET /api/v1/agents/:agentId/conversations': '?q=FIXTURE',
 };
 
 /** Valid bodies, so that an allowed request is not turned away by validation either. */

@@ -146,3 +146,62 @@ describe('on a host where the OS sandbox cannot start', () => {
     }
   }, 60_000);
 });
+
+describe('GET /api/:org/connector-packages', () => {
+  it('lists the bundled connectors with their auth methods, and which the org has installed', async () => {
+    const fresh = await startTestServer();
+    expect((await fresh.call('POST', '/api/orgs', { body: { slug: 'elsewhere' } })).status).toBe(201);
+    const list = async (org = 'default', token?: string) => {
+      const res = await fresh.call('GET', `/api/${org}/connector-packages`, token ? { token } : {});
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.packages;
+    };
+    const before = await list();
+    expect(before).toEqual([
+      {
+        package: 'code-host',
+        key: 'code-host',
+        name: 'Code host',
+        description: expect.stringContaining('Issues and pull requests'),
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        authMethods: ['oauth'],
+        installed: false,
+        installedVersion: null,
+      },
+      {
+        package: 'rss',
+        key: 'rss',
+        name: 'RSS and Atom',
+        description: expect.any(String),
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        authMethods: ['none'],
+        installed: false,
+        installedVersion: null,
+      },
+    ]);
+
+    // Each is installed by the name it is listed under, in one org only.
+    const [, rss] = before;
+    expect(
+      (await fresh.call('POST', '/api/default/connectors', { body: { package: rss.package } })).status,
+    ).toBe(201);
+    const reader = await createToken(fresh, 'default', ['read']);
+    expect(await list('default', reader.secret)).toMatchObject([
+      { package: 'code-host', installed: false, installedVersion: null },
+      { package: 'rss', installed: true, installedVersion: rss.version },
+    ]);
+    expect((await list('elsewhere')).map((p: { installed: boolean }) => p.installed)).toEqual([false, false]);
+
+    // An older version installed shows as such: the listing tells an upgrade from a first install.
+    await fresh.pool.query("UPDATE connector_definitions SET version = '0.0.1' WHERE connector_key = 'rss'");
+    expect((await list()).find((p: { key: string }) => p.key === 'rss')).toMatchObject({
+      installed: true,
+      installedVersion: '0.0.1',
+      version: rss.version,
+    });
+
+    const messages = await createToken(fresh, 'default', ['messages']);
+    const refused = await fresh.call('GET', '/api/default/connector-packages', { token: messages.secret });
+    expect(refused).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+  }, 60_000);
+});

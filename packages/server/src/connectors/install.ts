@@ -88,7 +88,7 @@ export async function inspectConnector(
  * and does not change while svc runs.
  */
 const bundled = new Map<string, Promise<unknown>>();
-function bundledDefinition(name: string): Promise<unknown> {
+export function bundledDefinition(name: string): Promise<unknown> {
   let known = bundled.get(name);
   if (!known) {
     known = runInSandbox<{ definition: unknown }>(

@@ -72,3 +72,12 @@ export async function listInstalls(pool: Pool, orgId: string): Promise<InstallRo
   );
   return rows;
 }
+
+/** The version of each connector installed in the org, by key: what a listing of packages compares. */
+export async function installedVersions(pool: Pool, orgId: string): Promise<Map<string, string>> {
+  const { rows } = await pool.query<{ connector_key: string; version: string }>(
+    'SELECT connector_key, version FROM connector_definitions WHERE org_id = $1',
+    [orgId],
+  );
+  return new Map(rows.map((row) => [row.connector_key, row.version]));
+}

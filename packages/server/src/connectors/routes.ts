@@ -1,12 +1,13 @@
+import { AUTH_METHOD_TYPES, type ConnectorDefinition } from '@svc/connector-sdk';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
-import { type ConnectorOrigin, inspectConnector } from './install.js';
-import { getInstall, type InstallRow, listInstalls, upsertInstall } from './queries.js';
-import { sandboxRefusal } from './sandbox.js';
+import { bundledDefinition, type ConnectorOrigin, inspectConnector } from './install.js';
+import { getInstall, type InstallRow, installedVersions, listInstalls, upsertInstall } from './queries.js';
+import { BUNDLED_CONNECTORS, sandboxRefusal } from './sandbox.js';
 
 const tags = ['connectors'];
 
@@ -60,6 +61,42 @@ const toInstall = (row: InstallRow) => ({
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 });
+
+const connectorPackageSchema = z.object({
+  package: z.string().describe('what `POST /api/{org}/connectors` takes as `package`'),
+  key: z.string().describe("its definition's key: the `connectorKey` it is installed under"),
+  name: z.string(),
+  description: z.string().nullable(),
+  version: z.string().describe('the version installing it now gives'),
+  authMethods: z
+    .array(z.enum(AUTH_METHOD_TYPES))
+    .describe(
+      'the types of the auth methods its definition declares, in its order; empty when it declares none',
+    ),
+  installed: z
+    .boolean()
+    .describe('the org has a connector of this key (installing the package again upgrades it in place)'),
+  installedVersion: z.string().nullable().describe('the version the org has; null when not installed'),
+});
+
+/**
+ * A bundled connector as a person choosing one to install sees it. Its definition is read in the
+ * sandbox once per process (install.ts), so listing costs two child processes per server, once.
+ */
+async function connectorPackage(name: string, installed: Map<string, string>) {
+  const definition = (await bundledDefinition(name)) as ConnectorDefinition;
+  const installedVersion = installed.get(definition.key) ?? null;
+  return {
+    package: name,
+    key: definition.key,
+    name: definition.name,
+    description: definition.description ?? null,
+    version: definition.version,
+    authMethods: [...new Set((definition.authSchema?.methods ?? []).map((method) => method.type))],
+    installed: installedVersion !== null,
+    installedVersion,
+  };
+}
 
 /** What the connector routes need from the server that mounts them. */
 export interface ConnectorRouteOptions {
@@ -151,6 +188,34 @@ export function connectorRoutes(options: ConnectorRouteOptions) {
       async (request) => ({
         connectors: (await listInstalls(options.pool, orgOf(request).id)).map(toInstall),
       }),
+    );
+
+    app.get(
+      '/api/:org/connector-packages',
+      {
+        config: { auth: { scope: 'read', org: true } },
+        schema: {
+          tags,
+          operationId: 'listConnectorPackages',
+          summary: 'The bundled connectors this server can install, and whether the org has each',
+          description:
+            'Each is installed with `POST /api/{org}/connectors` `{package}` (admin scope). `installed` compares ' +
+            "by the definition's key: a connector of that key posted as source counts, and installing the " +
+            'package replaces it. Posted source, where the server allows it, is not listed here.',
+          params: orgParams,
+          response: { 200: z.object({ packages: z.array(connectorPackageSchema) }), ...problemResponses },
+        },
+      },
+      async (request) => {
+        const installed = await installedVersions(options.pool, orgOf(request).id);
+        return {
+          packages: await Promise.all(
+            Object.keys(BUNDLED_CONNECTORS)
+              .sort()
+              .map((name) => connectorPackage(name, installed)),
+          ),
+        };
+      },
     );
 
     app.get(

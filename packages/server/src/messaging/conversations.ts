@@ -53,10 +53,18 @@ export function conversationRoutes(options: MessagingOptions, hub: ConversationH
         schema: {
           tags,
           operationId: 'listConversations',
-          summary: "The agent's conversations, newest first, a page at a time",
-          description: VISIBILITY,
+          summary:
+            "The agent's conversations, newest first, a page at a time; with `q`, those that mention it",
+          description: `${VISIBILITY} With \`q\`, only the conversations with a message whose content or reply contains it, ignoring case (\`%\` and \`_\` are matched as written, not as wildcards).`,
           params: agentParams,
-          querystring: pageQuerySchema,
+          querystring: pageQuerySchema.extend({
+            q: z
+              .string()
+              .min(1)
+              .max(200)
+              .optional()
+              .describe('text a message or its reply contains, in any case'),
+          }),
           response: {
             200: z.object({ conversations: z.array(conversationSchema), nextCursor: z.string().nullable() }),
             ...problemResponses,
@@ -74,6 +82,7 @@ export function conversationRoutes(options: MessagingOptions, hub: ConversationH
           privateViewOf(request.caller),
           cursorOf(request.query.cursor),
           limit,
+          request.query.q ?? null,
         );
         const last = rows.at(-1);
         return {

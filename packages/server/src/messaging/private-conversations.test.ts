@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type FakeChatCompletions, startFakeChatCompletions } from '../../test/fakes/chat-completions.js';
 import { ADMIN_PASSWORD, createToken, startTestServer, type TestServer } from '../../test/harness.js';
+import { everyPage } from '../../test/runtime.js';
 
 let fake: FakeChatCompletions;
 let server: TestServer;
@@ -189,5 +190,81 @@ describe('private conversations on platform api', () => {
       token: alice,
     });
     expect(sent.body.conversationId).toBe(legacy);
+  });
+});
+
+describe('searching conversations with q', () => {
+  const found = async (token: string, q: string) => {
+    const res = await get(token, `/conversations?limit=200&q=${encodeURIComponent(q)}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.conversations.map((c: { id: string }) => c.id);
+  };
+  /** A conversation of its own (a channel), with one message and the model's reply. */
+  const conversationOf = async (content: string, reply = 'noted') => {
+    const answer = fake.answer;
+    fake.answer = () => ({ text: reply });
+    try {
+      const { message } = await converse(reader, { content, channel: `search-${Math.random()}` });
+      return message.conversationId as string;
+    } finally {
+      fake.answer = answer;
+    }
+  };
+
+  it('finds the conversations whose messages or replies contain q, in any case, and no other', async () => {
+    const invoice = await conversationOf('Where is the Invoice for ACME?');
+    const parcel = await conversationOf('where is it?', 'Your PARCEL ships on Tuesday');
+    const neither = await conversationOf('nothing to see here');
+    expect(await found(reader, 'invoice for acme')).toEqual([invoice]);
+    expect(await found(reader, 'parcel')).toEqual([parcel]);
+    expect(await found(reader, 'WHERE IS')).toEqual([parcel, invoice]);
+    expect(await found(reader, 'zebra')).toEqual([]);
+    expect(await found(reader, 'nothing')).toEqual([neither]);
+  });
+
+  it('matches %, _ and \\ as written, never as wildcards', async () => {
+    const percent = await conversationOf('I am 100% sure');
+    await conversationOf('I am 100 percent sure, 1000 times');
+    const underscore = await conversationOf('call it snake_case');
+    await conversationOf('call it snakeXcase');
+    const backslash = await conversationOf('saved in C:\\temp\\notes');
+    await conversationOf('saved in C:temp, or C:/temp');
+    expect(await found(reader, '100%')).toEqual([percent]);
+    expect(await found(reader, '%')).toEqual([percent]);
+    expect(await found(reader, 'snake_case')).toEqual([underscore]);
+    expect(await found(reader, 'C:\\temp')).toEqual([backslash]);
+  });
+
+  it("keeps the visibility rules: another token's private conversation is never found", async () => {
+    // Alice's own conversation, where she told the model her locker code.
+    const own = (await get(alice, '/conversations?limit=200')).body.conversations.filter(
+      (c: { private: boolean }) => c.private,
+    );
+    expect(own).toHaveLength(1);
+    expect(await found(bob, '4711')).toEqual([]);
+    expect(await found(alice, '4711')).toEqual([own[0].id]);
+    expect(await found(reader, '4711')).toEqual([own[0].id]);
+  });
+
+  it('pages through what it finds, each conversation once', async () => {
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await conversationOf(`paging needle ${i}`));
+    const { items, pages } = await everyPage<{ id: string }>(
+      server,
+      '/api/v1/agents/support/conversations',
+      '&q=NEEDLE',
+      'conversations',
+      2,
+    );
+    expect(items.map((c) => c.id)).toEqual(made.reverse());
+    expect(pages).toBe(3);
+  });
+
+  it('refuses an empty q, and one over 200 characters', async () => {
+    for (const q of ['', 'x'.repeat(201)]) {
+      const res = await get(reader, `/conversations?q=${q}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'validation_failed', errors: [{ path: '/querystring/q' }] });
+    }
   });
 });

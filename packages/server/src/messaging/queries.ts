@@ -447,7 +447,13 @@ const CONVERSATION_COLUMNS =
   'c.id, c.agent_id, c.platform, c.channel, c.thread, c.owner, c.created_at, c.created_at::text AS cursor_at, ' +
   '(SELECT max(m.created_at) FROM messages m WHERE m.conversation_id = c.id) AS last_message_at';
 
-/** The agent's conversations that `view` may see, newest first, after `cursor` ([createdAt, id]). */
+/** `text` as an ILIKE pattern that matches it anywhere, literally: its `%`, `_` and `\` are no wildcards. */
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The agent's conversations that `view` may see, newest first, after `cursor` ([createdAt, id]);
+ * with `q`, only those with a message whose content or reply contains it, in any case.
+ */
 export async function listConversations(
   pool: Pool,
   orgId: string,
@@ -455,15 +461,30 @@ export async function listConversations(
   view: string | null,
   cursor: [string, string] | null,
   limit: number,
+  q: string | null = null,
 ): Promise<ConversationRow[]> {
   const { rows } = await pool.query<ConversationRow>(
     `SELECT ${CONVERSATION_COLUMNS}
        FROM conversations c
       WHERE c.org_id = $1 AND c.agent_id = $2 AND ${visibleTo('c', 6)}
         AND ($3::timestamptz IS NULL OR (c.created_at, c.id) < ($3::timestamptz, $4::uuid))
+        -- No index serves a substring: the agent's messages are read once (a semi-join), which a
+        -- person's search in the console can afford.
+        AND ($7::text IS NULL OR EXISTS (
+              SELECT 1 FROM messages m
+               WHERE m.conversation_id = c.id AND m.org_id = $1 AND m.agent_id = $2
+                 AND (m.content ILIKE $7::text OR m.reply ILIKE $7::text)))
       ORDER BY c.created_at DESC, c.id DESC
       LIMIT $5`,
-    [orgId, agentId, cursor?.[0] ?? null, cursor?.[1] ?? null, limit, view],
+    [
+      orgId,
+      agentId,
+      cursor?.[0] ?? null,
+      cursor?.[1] ?? null,
+      limit,
+      view,
+      q === null ? null : containsPattern(q),
+    ],
   );
   return rows;
 }
