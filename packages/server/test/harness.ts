@@ -118,7 +118,7 @@ export interface TestServerOverrides {
    * works, `unsandboxed` where it does not (so that `npm test` passes on a machine without it).
    */
   connectorSourceInstalls?: boolean | 'on' | 'unsandboxed';
-  /** The built console to serve (SVC_CONSOLE_DIR); default the @svc/web package's, if built. */
+  /** The built console to serve (SVC_CONSOLE_DIR); default none (`/` says it is not built). */
   consoleDir?: string | null;
 }
 
@@ -148,7 +148,8 @@ function testAppOverrides(overrides: TestServerOverrides): Partial<AppOptions> {
     uploadLimits: overrides.uploadLimits,
     logger: overrides.logger,
     messageRateLimit: overrides.messageRateLimit,
-    consoleDir: overrides.consoleDir,
+    // No console unless a test serves one: the suite runs the same with or without a build.
+    consoleDir: overrides.consoleDir ?? null,
     connectorSourceInstalls:
       overrides.connectorSourceInstalls === true ? testSourceInstalls() : overrides.connectorSourceInstalls,
   };

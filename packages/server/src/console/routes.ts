@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { problemBody, sendProblem } from '../http/problem.js';
 import type { App } from '../http/types.js';
 
 /**
@@ -22,6 +23,9 @@ export const CONSOLE_CSP = [
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/** The router's `maxParamLength` (http/app.ts). */
+const MAX_SEGMENT = 1000;
 
 /** Paths that never answer with the console's page, whatever the client accepts. */
 const NOT_THE_CONSOLE = /^\/(?:api|docs|openapi\.json|healthz|readyz|metrics)(?:\/|$)/;
@@ -91,8 +95,17 @@ export function consoleRoutes(options: ConsoleRouteOptions) {
     app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, (_request, reply) =>
       sendPage(reply),
     );
-    app.get('/*', { config: { auth: 'public' }, schema: { hide: true } }, (request, reply) =>
-      wantsPage(request) ? sendPage(reply) : reply.callNotFound(),
-    );
+    app.get('/*', { config: { auth: 'public' }, schema: { hide: true } }, (request, reply) => {
+      // The router answers 414 for a segment over its limit where a route's parameter would take
+      // it; this catch-all would take it instead, so it answers the same.
+      const path = request.url.split('?')[0] ?? '';
+      if (path.split('/').some((segment) => segment.length > MAX_SEGMENT)) {
+        return sendProblem(
+          reply,
+          problemBody(414, 'uri_too_long', 'a segment of the URL path is longer than 1000 characters'),
+        );
+      }
+      return wantsPage(request) ? sendPage(reply) : reply.callNotFound();
+    });
   };
 }
