@@ -35,6 +35,10 @@ export async function runCommand(options: ServerOptions & { dir: string }): Prom
   const first = agents[0];
   io.out('');
   io.out(`svc is running at ${server.url} (API reference: ${server.url}/docs). Ctrl-C stops it.`);
+  io.out(
+    `Console: ${server.url}/ in a browser; sign in with the admin password` +
+      (server.adminPasswordFile ? ` (in ${server.adminPasswordFile}).` : ' (SVC_ADMIN_PASSWORD).'),
+  );
   if (first) await firstReply(client, first, io);
   io.out(`Agents: ${agents.map((a) => a.agentId).join(', ') || 'none yet'}. Send a message:`);
   io.out(`  curl -s -X POST ${server.url}/api/v1/agents/${first?.agentId ?? '<agentId>'}/messages \\`);
