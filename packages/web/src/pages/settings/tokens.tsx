@@ -66,7 +66,6 @@ export function Tokens({ org }: { org: string }) {
                     <th scope="col">Name</th>
                     <th scope="col">Scopes</th>
                     <th scope="col">Last used</th>
-                    <th scope="col">Expires</th>
                     <th scope="col">
                       <span class="sr-only">Revoke</span>
                     </th>
@@ -78,14 +77,20 @@ export function Tokens({ org }: { org: string }) {
                       <td>
                         {token.name}
                         <div class="hint">
-                          created <Time at={token.createdAt} />
+                          created <Time at={token.createdAt} />,{' '}
+                          {token.expiresAt ? (
+                            <>
+                              expires <Time at={token.expiresAt} />
+                            </>
+                          ) : (
+                            'never expires'
+                          )}
                         </div>
                       </td>
                       <td>{token.scopes.join(', ')}</td>
                       <td>
                         <Time at={token.lastUsedAt} />
                       </td>
-                      <td>{token.expiresAt ? <Time at={token.expiresAt} /> : 'never'}</td>
                       <td>
                         {token.revokedAt ? (
                           <Status value="revoked" />
