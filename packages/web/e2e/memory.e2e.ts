@@ -79,8 +79,9 @@ describe('the memory and watcher pages', async () => {
     await page.getByRole('cell', { name: 'works_at' }).waitFor();
     await checkPage(page, 'memory');
 
+    // By keyboard alone: typed, submitted with Enter.
     await page.getByLabel('Search events').fill('overdue invoice');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByLabel('Search events').press('Enter');
     await page.getByRole('heading', { name: '1 match' }).waitFor();
     expect(new URL(page.url()).searchParams.get('q')).toBe('overdue invoice');
     expect(await page.getByText('Lunch plans').count()).toBe(0);
@@ -90,8 +91,9 @@ describe('the memory and watcher pages', async () => {
     await page.reload();
     await page.getByRole('heading', { name: '1 match' }).waitFor();
     expect(await page.getByLabel('Search events').inputValue()).toBe('overdue invoice');
-    await page.getByText('Invoice 1042 overdue').click();
-    await page.getByText('three weeks overdue and asks for a reminder').waitFor();
+    await page.locator('summary', { hasText: 'Invoice 1042 overdue' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.event-text', { hasText: 'three weeks overdue and asks for a reminder' }).waitFor();
     await page.getByText('"folder": "inbox"').waitFor();
     await checkPage(page, 'memory-search');
 
@@ -142,7 +144,7 @@ describe('the memory and watcher pages', async () => {
     expect(new URL(page.url()).searchParams.get('window')).toMatch(/^\d+$/);
     // The events it was given open in place.
     await page.getByText(`Event ${seed.invoice}`).click();
-    await page.getByText('three weeks overdue and asks for a reminder').waitFor();
+    await page.locator('.event-text', { hasText: 'three weeks overdue and asks for a reminder' }).waitFor();
     await checkPage(page, 'watcher');
 
     await page.getByRole('button', { name: 'Pause' }).click();
@@ -158,6 +160,18 @@ describe('the memory and watcher pages', async () => {
     await page.getByRole('heading', { name: 'Overdue invoices' }).waitFor();
     await page.locator('td .status-completed').waitFor();
     expect(await page.getByRole('button', { name: /Run now|Pause|Resume/ }).count()).toBe(0);
+    // What a tampered page would send, with the session's own CSRF token: refused.
+    const attempt = (await page.evaluate(`(async () => {
+      const base = new URL(document.baseURI).pathname.replace(/\\/$/, '');
+      const session = await (await fetch(base + '/api/session')).json();
+      const response = await fetch(base + '/api/default/watchers/overdue/run', {
+        method: 'POST',
+        headers: { 'x-csrf-token': session.session.csrfToken, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      return response.status;
+    })()`)) as number;
+    expect(attempt).toBe(403);
     // The memory model lists for a read session (manage_entity_schema's list reads).
     await page.goto(`${server.url}/orgs/default/memory`);
     await page.getByRole('cell', { name: 'works_at' }).waitFor();
