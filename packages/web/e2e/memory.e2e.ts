@@ -145,6 +145,8 @@ describe('the memory and watcher pages', async () => {
     // The events it was given open in place.
     await page.getByText(`Event ${seed.invoice}`).click();
     await page.locator('.event-text', { hasText: 'three weeks overdue and asks for a reminder' }).waitFor();
+    await page.getByText('Definition (written by svc apply)').click();
+    await page.getByText('Say which invoices are overdue.').waitFor();
     await checkPage(page, 'watcher');
 
     await page.getByRole('button', { name: 'Pause' }).click();

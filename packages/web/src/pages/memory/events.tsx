@@ -1,4 +1,5 @@
 import { useLocation } from 'preact-iso';
+import { href } from '../../api/client';
 import { Page } from '../../ui/page';
 import { FilterForm } from './filter-form';
 import { type Filters, filtersOf, searchOf } from './filters';
@@ -9,10 +10,10 @@ import { EventList, SearchResults } from './results';
 
 /** What the org's connectors, agents and watchers collected: listed, filtered, searched. */
 export default function MemoryPage({ org }: { org: string }) {
-  const { path, query, route } = useLocation();
+  const { query, route } = useLocation();
   const filters = filtersOf(query);
   const key = searchOf(filters);
-  const go = (next: Filters) => route(`${path}${searchOf(next)}`, true);
+  const go = (next: Filters) => route(href(`/orgs/${org}/memory${searchOf(next)}`), true);
   return (
     <Page title="Memory">
       {/* Keyed by the URL's query: going back or following a link resets what the form shows. */}

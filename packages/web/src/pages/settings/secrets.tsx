@@ -97,7 +97,9 @@ export function Secrets({ org }: { org: string }) {
           </div>
           <button type="submit">Set value</button>
         </form>
-      ) : null}
+      ) : (
+        <p class="hint">Setting a value needs a session with the admin scope.</p>
+      )}
       <p class="hint" role="status">
         {note}
       </p>

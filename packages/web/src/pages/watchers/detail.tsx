@@ -3,6 +3,7 @@ import { useLocation } from 'preact-iso';
 import { api, href, must } from '../../api/client';
 import { useLoad } from '../../ui/load';
 import { Loading, Page, Time } from '../../ui/page';
+import { WatcherDefinition } from './definition';
 import { WatcherControls, WatcherStatus } from './parts';
 import { WindowResult } from './window';
 import { Windows } from './windows';
@@ -74,6 +75,7 @@ export default function WatcherPage({ org, slug }: { org: string; slug: string }
                 </>
               ) : null}
             </dl>
+            <WatcherDefinition org={org} slug={slug} />
             <WatcherControls org={org} watcher={watcher} onChanged={() => setVersion((n) => n + 1)} />
             {selected ? (
               <WindowResult
