@@ -106,7 +106,7 @@ describe('the memory and watcher pages', async () => {
     // An event's entities link to their pages.
     await page.goto(`${server.url}/orgs/default/memory?q=invoice`);
     await page.getByText('Invoice 1042 overdue').click();
-    await page.getByRole('link', { name: `Entity ${seed.jane}` }).click();
+    await page.getByRole('link', { name: `Jane Doe (#${seed.jane})` }).click();
     await page.getByRole('heading', { name: 'Jane Doe' }).waitFor();
     expect(page.url()).toBe(`${server.url}/orgs/default/memory/entities/${seed.jane}`);
     await page.context().close();
@@ -118,7 +118,7 @@ describe('the memory and watcher pages', async () => {
     await page.getByRole('cell', { name: 'jane@example.com' }).waitFor();
     await page.getByRole('cell', { name: 'email', exact: true }).waitFor();
     await page.getByText('pro', { exact: true }).waitFor();
-    await page.getByRole('link', { name: `Entity ${seed.acme}` }).waitFor();
+    await page.getByRole('link', { name: `Acme Corp (#${seed.acme})` }).waitFor();
     await page.getByRole('heading', { name: 'Linked events' }).waitFor();
     await page.getByText('Invoice 1042 overdue').waitFor();
     expect(await page.getByText('Lunch plans').count()).toBe(0);

@@ -1,9 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, href, must } from '../../api/client';
+import { api, must } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { useLoad } from '../../ui/load';
 import { Loading, Time } from '../../ui/page';
+import { EntityLink } from './entity-link';
 
 export type MemoryEvent =
   paths['/api/{org}/events']['get']['responses'][200]['content']['application/json']['events'][number];
@@ -64,7 +65,7 @@ export function EventBody({ org, event }: { org: string; event: MemoryEvent }) {
             <ul class="inline-list">
               {event.entityIds.map((id) => (
                 <li key={id}>
-                  <a href={href(`/orgs/${org}/memory/entities/${id}`)}>Entity {id}</a>
+                  <EntityLink org={org} id={id} />
                 </li>
               ))}
             </ul>

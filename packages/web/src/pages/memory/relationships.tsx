@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, href, must } from '../../api/client';
+import { api, must } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { useLoad } from '../../ui/load';
 import { Loading, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
+import { EntityLink } from './entity-link';
 
 type Relationship =
   paths['/api/{org}/relationships']['get']['responses'][200]['content']['application/json']['relationships'][number];
@@ -61,7 +62,7 @@ export function Relationships({ org, entityId }: { org: string; entityId: string
                           <span class="mono">{r.type}</span> {outgoing ? '(to)' : '(from)'}
                         </td>
                         <td>
-                          <a href={href(`/orgs/${org}/memory/entities/${other}`)}>Entity {other}</a>
+                          <EntityLink org={org} id={other} />
                         </td>
                         <td class="mono">
                           {Object.keys(r.metadata).length === 0 ? '—' : JSON.stringify(r.metadata)}
