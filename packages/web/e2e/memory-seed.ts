@@ -131,5 +131,13 @@ export async function seedMemory(server: ConsoleServer): Promise<MemorySeed> {
     },
     [],
   );
+  // More notes than a page holds, older than the rest: the list pages through them.
+  await server.pool.query(
+    `INSERT INTO events (org_id, connection_id, feed_id, origin_id, origin_type, payload_type, payload_text, title, occurred_at)
+     SELECT o.id, $1, $2, 'note-' || n, 'note', 'text', 'Note number ' || n, 'Note ' || n,
+            timestamptz '2026-01-01T00:00:00Z' + n * interval '1 hour'
+       FROM orgs o, generate_series(1, 30) n WHERE o.slug = 'default'`,
+    [connectionId, feedId],
+  );
   return { connectionId, jane, acme, invoice, chat };
 }

@@ -103,6 +103,15 @@ describe('the memory and watcher pages', async () => {
     expect(await page.getByText('Invoice 1042 overdue').count()).toBe(0);
     expect(await page.getByLabel('Kind').inputValue()).toBe('chat');
 
+    // A page at a time, newest first.
+    await page.goto(`${server.url}/orgs/default/memory?kind=note`);
+    await page.getByText('Note 30', { exact: true }).waitFor();
+    expect(await page.locator('.event-item').count()).toBe(25);
+    await page.getByRole('button', { name: 'Load more events' }).click();
+    await page.getByText('Note 1', { exact: true }).waitFor();
+    expect(await page.locator('.event-item').count()).toBe(30);
+    expect(await page.getByRole('button', { name: 'Load more events' }).count()).toBe(0);
+
     // An event's entities link to their pages.
     await page.goto(`${server.url}/orgs/default/memory?q=invoice`);
     await page.getByText('Invoice 1042 overdue').click();
@@ -143,7 +152,7 @@ describe('the memory and watcher pages', async () => {
     expect(await page.locator('.window-reply').textContent()).toContain('"incidents":1');
     expect(new URL(page.url()).searchParams.get('window')).toMatch(/^\d+$/);
     // The events it was given open in place.
-    await page.getByText(`Event ${seed.invoice}`).click();
+    await page.getByText(`Event ${seed.invoice}`, { exact: true }).click();
     await page.locator('.event-text', { hasText: 'three weeks overdue and asks for a reminder' }).waitFor();
     await page.getByText('Definition (written by svc apply)').click();
     await page.getByText('Say which invoices are overdue.').waitFor();

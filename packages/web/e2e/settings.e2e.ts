@@ -27,7 +27,8 @@ function recordResponses(page: Page): () => Promise<string[]> {
 }
 
 describe('the settings page', async () => {
-  const server = await startConsoleServer();
+  // Under a base path: every link and request of these pages goes through it.
+  const server = await startConsoleServer({ basePath: '/svc' });
   const browser = await openBrowser(server);
 
   it('sets a secret by name; its value is in no page and no answer the page received', async () => {
