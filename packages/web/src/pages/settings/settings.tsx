@@ -1,10 +1,22 @@
+import { useSession } from '../../session';
 import { Page } from '../../ui/page';
+import { Orgs } from './orgs';
+import { Secrets } from './secrets';
+import './settings.css';
+import { Tokens } from './tokens';
 
-// Not built yet (issue 20): a helper fills this page in.
-export default function Placeholder() {
+/** The org's secrets and tokens, and the deployment's orgs: each part for the sessions that may use it. */
+export default function SettingsPage({ org }: { org: string }) {
+  const { can, isAdmin } = useSession();
   return (
-    <Page title="settings">
-      <p>This page is not built yet.</p>
+    <Page title="Settings">
+      {can('read') ? <Secrets org={org} /> : null}
+      {can('admin') ? (
+        <Tokens org={org} />
+      ) : (
+        <p class="notice">API tokens are managed by a session with the admin scope.</p>
+      )}
+      {isAdmin ? <Orgs /> : null}
     </Page>
   );
 }
