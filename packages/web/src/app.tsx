@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
-import { api, BASE, href, must, setCsrfToken, whenSignedOut } from './api/client';
+import { api, BASE, escapeRegExp, href, must, setCsrfToken, whenSignedOut } from './api/client';
 import { NotFound } from './pages/not-found';
 import { SignIn } from './pages/sign-in';
 import { type Session, SessionContext } from './session';
@@ -21,7 +21,6 @@ const WatchersPage = lazy(() => import('./pages/watchers/list'));
 const WatcherPage = lazy(() => import('./pages/watchers/detail'));
 const SettingsPage = lazy(() => import('./pages/settings/settings'));
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Links the console handles itself: everything under the base but the API and the docs. */
 const SCOPE = new RegExp(`^${escapeRegExp(BASE)}/(?!api/|docs|openapi\\.json)`);
 

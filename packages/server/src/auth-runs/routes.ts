@@ -138,7 +138,12 @@ export function authRunRoutes(options: AuthRunRouteOptions) {
         const org = orgOf(request);
         const { runId } = request.params;
         if ((await authRunStatus(pool, org.id, runId)) === null) throw notFound(`auth run ${runId}`);
-        streams.open(reply, runId, lastEventId(request.headers['last-event-id'], request.query.after));
+        streams.open(
+          reply,
+          runId,
+          lastEventId(request.headers['last-event-id'], request.query.after),
+          request.stillAuthorized ?? (async () => false),
+        );
       },
     );
 

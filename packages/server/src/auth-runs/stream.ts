@@ -43,7 +43,8 @@ export async function authRunEventsAfter(
 }
 
 export interface AuthRunStreams {
-  open(reply: FastifyReply, runId: string, after: number): void;
+  /** `authorized`: whether the caller may still read (asked before each read and each ping). */
+  open(reply: FastifyReply, runId: string, after: number, authorized: () => Promise<boolean>): void;
   endAll(): void;
   close(): Promise<void>;
 }
@@ -83,7 +84,7 @@ export async function createAuthRunStreams(
   const pollMs = timings.pollMs ?? 2000;
 
   return {
-    open(reply, runId, after) {
+    open(reply, runId, after, authorized) {
       listen();
       const res = openEventStream(reply);
       let last = after;
@@ -100,6 +101,8 @@ export async function createAuthRunStreams(
         try {
           do {
             again = false;
+            // Nothing more for a caller whose token was revoked or whose session ended.
+            if (!(await authorized())) return end();
             const events = await authRunEventsAfter(pool, runId, last);
             if (ended) return;
             if (events.length > 0) {
@@ -138,7 +141,10 @@ export async function createAuthRunStreams(
       readers.set(runId, set);
       const wake = () => void read();
       set.add(wake);
-      const ping = setInterval(() => res.write(': ping\n\n'), pingMs);
+      const ping = setInterval(
+        () => void authorized().then((ok) => (ok ? res.write(': ping\n\n') : end())),
+        pingMs,
+      );
       const poll = setInterval(wake, listener?.listening ? pollMs * 5 : pollMs);
       const end = () => {
         if (ended) return;

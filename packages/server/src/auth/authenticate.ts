@@ -3,7 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { ProblemError } from '../http/problem.js';
 import type { App, Caller, OrgRef, RouteAuth } from '../http/types.js';
-import { findSession, matchesCsrf, SESSION_COOKIE, type Session } from '../sessions/store.js';
+import { type SessionReading, sessionCaller, sessionSecretOf, sessionStillLive } from '../sessions/caller.js';
+import { passwordCheck } from '../sessions/store.js';
 import { type AuthThrottle, clientKey, createAuthThrottle } from './throttle.js';
 import type { TokenLookup } from './token-lookup.js';
 import { expandScopes, hashToken, isWellFormedToken, matchesPassword } from './tokens.js';
@@ -53,6 +54,12 @@ export interface AuthenticationOptions {
   adminPassword: string | null;
   /** Failed authentications a client may make in a minute before it is answered 429. */
   authFailuresPerMinute?: number;
+  /** Keys what an admin's console session keeps of the password (sessions/store.ts). */
+  encryptionKey: Buffer;
+  /** Mount prefix: the console session cookie's path. */
+  basePath: string;
+  /** SVC_PUBLIC_URL: the console's origin, and whether its cookie is Secure. */
+  publicUrl?: string;
 }
 
 async function resolveOrg(options: AuthenticationOptions, caller: Caller, slug: string): Promise<OrgRef> {
@@ -122,66 +129,28 @@ async function identifyThrottled(
   }
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/**
- * The caller a console session's cookie stands for. A request that changes something must also
- * carry the session's CSRF token (which only the console's own script can read, from
- * `GET /api/session`) and, when the browser says where it comes from, come from this origin: the
- * cookie is SameSite=Strict already, this holds where a browser or a proxy gets that wrong.
- */
-function sessionCaller(request: FastifyRequest, session: Session): Caller {
-  if (!SAFE_METHODS.has(request.method)) {
-    const origin = request.headers.origin;
-    if (origin !== undefined && originHost(origin) !== request.headers.host) {
-      throw new ProblemError(403, 'csrf_failed', `a request from ${origin} may not use this console session`);
-    }
-    const given = request.headers['x-csrf-token'];
-    if (!matchesCsrf(session, typeof given === 'string' ? given : undefined)) {
-      throw new ProblemError(
-        403,
-        'csrf_failed',
-        "a console session's request that changes something must send the session's X-CSRF-Token (GET /api/session gives it)",
-      );
-    }
-  }
-  const view = {
-    id: session.id,
-    kind: session.kind,
-    csrfToken: session.csrfToken,
-    org: session.org,
-    expiresAt: session.expiresAt,
-  };
-  if (session.token) {
-    return {
-      kind: 'token',
-      scopes: expandScopes(session.token.scopes),
-      token: {
-        id: session.token.id,
-        name: session.token.name,
-        orgId: session.org.id,
-        orgSlug: session.org.slug,
-      },
-      session: view,
-    };
-  }
-  return { kind: 'admin_password', scopes: expandScopes(['admin']), token: null, session: view };
-}
-
-function originHost(origin: string): string | null {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return null;
-  }
-}
-
 /** What the sign-in route needs: the same checks and the same throttle as a bearer value. */
 export interface Authenticator {
   /** The caller `value` (the admin password or an API token) authenticates; 401 or 429 otherwise. */
   identify(request: FastifyRequest, reply: FastifyReply, value: string): Promise<Caller>;
-  /** The digest of the admin password, or null where there is none. */
-  passwordDigest: Buffer | null;
+  /** What an admin session keeps of the admin password (`passwordCheck`), or null where there is none. */
+  adminPasswordCheck: Buffer | null;
+}
+
+/**
+ * A check that concurrent askers share while it runs (a stream asks before each batch of events
+ * it sends). A database that does not answer does not end a stream.
+ */
+function shared(check: () => Promise<boolean>): () => Promise<boolean> {
+  let running: Promise<boolean> | null = null;
+  return () => {
+    running ??= check()
+      .catch(() => true)
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
 }
 
 /**
@@ -197,23 +166,34 @@ export function registerAuthentication(
   const passwordDigest = options.adminPassword === null ? null : hashToken(options.adminPassword);
   const throttle = createAuthThrottle(options.authFailuresPerMinute ?? AUTH_FAILURES_PER_MINUTE);
   const check = (value: string, digest: Buffer) => identify(passwordDigest, tokens, value, digest);
+  const reading: SessionReading = {
+    pool: options.pool,
+    basePath: options.basePath,
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    adminPasswordCheck: passwordDigest && passwordCheck(options.encryptionKey, passwordDigest),
+  };
   app.decorateRequest('caller', null);
   app.decorateRequest('org', null);
+  app.decorateRequest('stillAuthorized', null);
   app.addHook('onRequest', async (request, reply) => {
     const auth = request.routeOptions.config.auth;
     if (auth === undefined || auth === 'public') return;
-    const cookie = request.headers.authorization === undefined ? request.cookies[SESSION_COOKIE] : undefined;
+    const secret = sessionSecretOf(request, reading);
     let caller: Caller;
-    if (cookie !== undefined) {
-      const session = await findSession(options.pool, cookie, passwordDigest);
-      if (!session) {
-        throw unauthorized(
-          'this console session has ended (signed out, expired, or its token revoked): sign in again',
-        );
-      }
-      caller = sessionCaller(request, session);
+    if (secret !== undefined) {
+      caller = await sessionCaller(request, secret, reading);
+      request.stillAuthorized = shared(() => sessionStillLive(secret, reading));
     } else {
-      caller = await identifyThrottled(request, reply, throttle, check, bearer(request));
+      const value = bearer(request);
+      caller = await identifyThrottled(request, reply, throttle, check, value);
+      const digest = hashToken(value);
+      request.stillAuthorized =
+        caller.kind === 'admin_password'
+          ? async () => true
+          : shared(async () => {
+              const token = await tokens.find(digest);
+              return !!token && !token.revoked && (token.expiresAt === null || token.expiresAt > Date.now());
+            });
     }
     request.caller = caller;
     if (auth.org) {
@@ -224,7 +204,7 @@ export function registerAuthentication(
   });
   return {
     identify: (request, reply, value) => identifyThrottled(request, reply, throttle, check, value),
-    passwordDigest,
+    adminPasswordCheck: reading.adminPasswordCheck,
   };
 }
 

@@ -175,7 +175,7 @@ describe('the console static files under attack', async () => {
   // GET /svc/assets/escapedir/secret.txt likewise.
   // Fix: resolve the console dir with realpath at start and, in the assets route, refuse a file
   // whose realpath is not under it (or copy only regular files into the served dir at build).
-  it.fails('follows no symlink out of the console dir', async () => {
+  it('follows no symlink out of the console dir', async () => {
     for (const path of ['/svc/assets/escape.txt', '/svc/assets/escapedir/secret.txt']) {
       const answer = await raw(origin, 'GET', path);
       expect(answer.text, path).not.toContain('OUTSIDE-SECRET');
@@ -192,7 +192,7 @@ describe('the console static files under attack', async () => {
   // Fix: send `Content-Security-Policy: default-src 'none'; style-src 'self'; img-src 'self' data:;
   // sandbox` (or CONSOLE_CSP) on every /assets/ answer, and serve no directory index there
   // (`index: false` in sendFile's options).
-  it.fails('sends a CSP with every asset, so that an SVG or HTML asset runs no script', async () => {
+  it('sends a CSP with every asset, so that an SVG or HTML asset runs no script', async () => {
     for (const path of ['/svc/assets/logo-Zz9.svg', '/svc/assets/withindex', '/svc/assets/withindex/']) {
       const answer = await raw(origin, 'GET', path);
       if (answer.status !== 200) continue;
@@ -284,7 +284,7 @@ describe('the console static files under attack', async () => {
   // Fix: test NOT_THE_CONSOLE against the decoded path the router matched (e.g.
   // decodeURIComponent of the path, or `request.routeOptions.url` plus params['*']), after
   // removing the base path from the decoded form.
-  it.fails('keeps a percent-encoded API path an API path', async () => {
+  it('keeps a percent-encoded API path an API path', async () => {
     for (const path of ['/svc/%61pi/nothing-here', '/svc/%61pi', '/svc/m%65trics/x', '/svc/%64ocs/x']) {
       const answer = await raw(origin, 'GET', path, html);
       expect(answer.text, path).not.toContain('PAGE-MARKER');

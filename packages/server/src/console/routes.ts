@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { problemBody, sendProblem } from '../http/problem.js';
@@ -23,6 +24,12 @@ export const CONSOLE_CSP = [
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/**
+ * Assets are scripts, styles and images the page loads; opened on their own (an SVG, say), they
+ * may run nothing and load nothing.
+ */
+const ASSET_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; sandbox";
 
 /** The router's `maxParamLength` (http/app.ts). */
 const MAX_SEGMENT = 1000;
@@ -77,18 +84,37 @@ export function consoleRoutes(options: ConsoleRouteOptions) {
       .send(page);
 
   const wantsPage = (request: FastifyRequest) => {
-    const path = (request.url.split('?')[0] ?? '/').slice(options.basePath.length) || '/';
+    const raw = (request.url.split('?')[0] ?? '/').slice(options.basePath.length) || '/';
+    // As the router matched it: `/%61pi/...` is an API path too.
+    let path: string;
+    try {
+      path = decodeURIComponent(raw);
+    } catch {
+      return false;
+    }
     return !NOT_THE_CONSOLE.test(path) && (request.headers.accept ?? '').includes('text/html');
   };
 
   return async (app: App) => {
     if (built && dir) {
+      const assets = existsSync(join(dir, 'assets'))
+        ? realpathSync(join(dir, 'assets'))
+        : join(dir, 'assets');
       // Only reply.sendFile: the routes are ours, so that they declare their auth.
       await app.register(fastifyStatic, { root: dir, serve: false });
-      app.get('/assets/*', { config: { auth: 'public' }, schema: { hide: true } }, (request, reply) => {
+      app.get('/assets/*', { config: { auth: 'public' }, schema: { hide: true } }, async (request, reply) => {
         const file = (request.params as { '*': string })['*'];
+        // send() keeps the name inside the folder, but follows a symbolic link out of it.
+        const real = await realpath(join(assets, file)).catch(() => null);
+        if (real === null || !real.startsWith(assets + sep)) return reply.callNotFound();
+        reply.header('content-security-policy', ASSET_CSP);
         // Hashed names: a file's content never changes under its name.
-        return reply.sendFile(`assets/${file}`, { maxAge: '365d', immutable: true, dotfiles: 'deny' });
+        return reply.sendFile(`assets/${file}`, {
+          maxAge: '365d',
+          immutable: true,
+          dotfiles: 'deny',
+          index: false,
+        });
       });
     }
     // The server's own address is the console's, whatever the client accepts.

@@ -49,6 +49,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | null;
     org: OrgRef | null;
+    /**
+     * Whether the request's credentials still hold (not revoked, expired or signed out): what a
+     * stream asks before it sends more (a session's costs a query; a token's is answered from the
+     * revocation-aware cache).
+     */
+    stillAuthorized: (() => Promise<boolean>) | null;
   }
 }
 

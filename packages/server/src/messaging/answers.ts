@@ -1,3 +1,4 @@
+import { ID_PATTERN } from '@svc/core';
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { iso, isoOrNull } from '../http/common.js';
@@ -8,14 +9,25 @@ import type { MessageRow } from './queries.js';
 /** The messages API: any token with the `messages` scope, no org in the path. */
 export const MESSAGES_AUTH = { auth: { scope: 'messages' as const, org: false } };
 
+/** The header by which a console page says which org it shows (a session's other tabs may show another). */
+export const ORG_HEADER = 'x-svc-org';
+
 /**
- * The path carries no org: a token speaks for its own org; a console session for the org it is
- * in (an admin's picks one); the admin password for `default`.
+ * The path carries no org: a token speaks for its own org; the admin password for `default`; a
+ * console session for the org its page names in `X-Svc-Org`, else the one the session is in. A
+ * token's session naming another org is answered as if the agent did not exist.
  */
 export async function orgOfMessagesCaller(pool: Pool, request: FastifyRequest): Promise<OrgRef> {
+  const session = request.caller?.session;
+  const named = request.headers[ORG_HEADER];
+  if (session && typeof named === 'string' && named !== session.org.slug) {
+    if (request.caller?.token || !ID_PATTERN.test(named)) throw notFound(`org "${named}"`);
+    const { rows } = await pool.query<{ id: string }>('SELECT id FROM orgs WHERE slug = $1', [named]);
+    if (!rows[0]) throw notFound(`org "${named}"`);
+    return { id: String(rows[0].id), slug: named };
+  }
   const token = request.caller?.token;
   if (token) return { id: token.orgId, slug: token.orgSlug };
-  const session = request.caller?.session;
   if (session) return session.org;
   const { rows } = await pool.query<{ id: string }>("SELECT id FROM orgs WHERE slug = 'default'");
   if (!rows[0]) throw notFound('org "default"');

@@ -165,7 +165,7 @@ export function conversationRoutes(options: MessagingOptions, hub: ConversationH
         if (!found) throw notFound(`conversation "${conversationId}"`);
         const after = lastEventId(request.headers['last-event-id'], request.query.after);
         // As stored (lowercase): the id in the URL may be written in capitals.
-        streams.open(reply, found.id, after);
+        streams.open(reply, found.id, after, request.stillAuthorized ?? (async () => false));
       },
     );
 

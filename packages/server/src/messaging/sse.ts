@@ -27,6 +27,8 @@ interface OpenStream {
   busy(): boolean;
   /** Sends the events after its position (given oldest first). */
   deliver(events: StoredEvent[]): void;
+  /** Whether its caller's credentials still hold: a revoked token or an ended session ends it. */
+  authorized(): Promise<boolean>;
   end(): void;
 }
 
@@ -46,7 +48,13 @@ const READ_LIMIT = 500;
  * at most that), every `pollMs` (2 s) while the listener is down.
  */
 export interface Streams {
-  open(reply: FastifyReply, conversationId: string, afterSeq: number): void;
+  /** `authorized`: whether the caller may still read (asked before each batch and each ping). */
+  open(
+    reply: FastifyReply,
+    conversationId: string,
+    afterSeq: number,
+    authorized: () => Promise<boolean>,
+  ): void;
   /** Ends every stream (shutdown): clients reconnect elsewhere. */
   endAll(): void;
 }
@@ -80,11 +88,15 @@ export function createStreams(
   };
   const readDue = async () => {
     scheduled = false;
-    const batch = [...due].filter((stream) => !stream.busy());
-    if (batch.length === 0) return;
-    for (const stream of batch) due.delete(stream);
+    const waiting = [...due].filter((stream) => !stream.busy());
+    if (waiting.length === 0) return;
+    for (const stream of waiting) due.delete(stream);
     reading = true;
     try {
+      // Nothing more for a caller whose token was revoked or whose session ended since it opened.
+      const verdicts = await Promise.all(waiting.map((stream) => stream.authorized()));
+      const batch = waiting.filter((_stream, i) => verdicts[i]);
+      for (const [i, stream] of waiting.entries()) if (!verdicts[i]) stream.end();
       const after = new Map<string, number>();
       for (const stream of batch) {
         const position = stream.position();
@@ -101,7 +113,7 @@ export function createStreams(
       }
     } catch {
       // The database is away: without a poll, nothing else would wake these streams for it.
-      for (const stream of batch) if (streams.has(stream)) due.add(stream);
+      for (const stream of waiting) if (streams.has(stream)) due.add(stream);
       retry = setTimeout(() => {
         retry = undefined;
         schedule();
@@ -155,8 +167,9 @@ export function createStreams(
   };
 
   return {
-    open(reply, conversationId, afterSeq) {
+    open(reply, conversationId, afterSeq, authorized) {
       openStream(reply, deps.hub, conversationId, afterSeq, {
+        authorized,
         pingMs: timings.pingMs ?? 15_000,
         track,
         untrack,
@@ -182,6 +195,7 @@ function openStream(
   conversationId: string,
   afterSeq: number,
   options: {
+    authorized: () => Promise<boolean>;
     pingMs: number;
     track: (stream: OpenStream) => void;
     untrack: (stream: OpenStream) => void;
@@ -195,8 +209,13 @@ function openStream(
   let waiting = false;
 
   const unsubscribe = hub.subscribe(conversationId, () => options.wake(stream));
-  const ping = setInterval(() => res.write(': ping\n\n'), options.pingMs);
+  // A quiet stream is checked too: one whose session ended is closed within a ping.
+  const ping = setInterval(
+    () => void options.authorized().then((ok) => (ok ? res.write(': ping\n\n') : stream.end())),
+    options.pingMs,
+  );
   const stream: OpenStream = {
+    authorized: options.authorized,
     conversationId,
     position: () => last,
     busy: () => waiting,

@@ -6,14 +6,8 @@ import type { Authenticator } from '../auth/authenticate.js';
 import { iso, noBody, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, Caller, CallerSession, OrgRef } from '../http/types.js';
-import {
-  createSession,
-  moveSession,
-  passwordCheck,
-  revokeSession,
-  SESSION_COOKIE,
-  SESSION_TTL_MS,
-} from './store.js';
+import { isSecureRequest } from './caller.js';
+import { createSession, moveSession, revokeSession, SESSION_TTL_MS, sessionCookieName } from './store.js';
 
 const tags = ['sessions'];
 
@@ -74,15 +68,16 @@ async function orgBySlug(pool: Pool, slug: string): Promise<OrgRef> {
  */
 export function sessionRoutes(options: SessionRouteOptions, authenticator: Authenticator) {
   const cookiePath = `${options.basePath}/`;
-  const alwaysSecure = options.publicUrl?.startsWith('https:') ?? false;
-  const setCookie = (request: FastifyRequest, reply: FastifyReply, value: string, maxAgeMs: number) =>
-    reply.setCookie(SESSION_COOKIE, value, {
+  const setCookie = (request: FastifyRequest, reply: FastifyReply, value: string, maxAgeMs: number) => {
+    const secure = isSecureRequest(request, options.publicUrl);
+    return reply.setCookie(sessionCookieName(secure, options.basePath), value, {
       path: cookiePath,
       httpOnly: true,
       sameSite: 'strict',
-      secure: alwaysSecure || request.protocol === 'https',
+      secure,
       maxAge: Math.max(0, Math.round(maxAgeMs / 1000)),
     });
+  };
 
   return async (app: App) => {
     app.post(
@@ -94,7 +89,8 @@ export function sessionRoutes(options: SessionRouteOptions, authenticator: Authe
           operationId: 'signIn',
           summary: 'Sign in to the console: exchange the admin password or an API token for a session cookie',
           description:
-            `The answer sets the \`${SESSION_COOKIE}\` cookie (HttpOnly, SameSite=Strict, Secure over HTTPS), valid ` +
+            'The answer sets the `svc_session` cookie (HttpOnly, SameSite=Strict; over HTTPS Secure and named ' +
+            '`__Host-svc_session`, or `__Secure-svc_session` under a base path), valid ' +
             `${SESSION_TTL_MS / 3_600_000} h and never past the token's own expiry. A session can do exactly what its ` +
             "token's scopes allow; the admin password's acts as admin on every org, in `org` (default `default`) for the " +
             'routes whose path has no org. Failed attempts count against the same per-address budget as bearer values (429).',
@@ -126,12 +122,11 @@ export function sessionRoutes(options: SessionRouteOptions, authenticator: Authe
         } else {
           org = await orgBySlug(options.pool, wanted ?? 'default');
         }
-        const digest = authenticator.passwordDigest;
         const created = await createSession(options.pool, {
           kind: caller.kind,
           orgId: org.id,
           apiTokenId: caller.token?.id ?? null,
-          passwordCheck: caller.kind === 'admin_password' && digest ? passwordCheck(digest) : null,
+          passwordCheck: caller.kind === 'admin_password' ? authenticator.adminPasswordCheck : null,
           expiresAt,
         });
         setCookie(request, reply, created.secret, expiresAt.getTime() - Date.now());

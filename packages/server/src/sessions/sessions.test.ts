@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startTestServer } from '../../test/harness.js';
 import { hashToken } from '../auth/tokens.js';
-import { findSession } from './store.js';
+import { findSession, passwordCheck } from './store.js';
 
 /** A browser's view of one console session: its cookie and CSRF token, sent as a browser would. */
 interface Browser {
@@ -148,8 +148,13 @@ describe('console sessions', async () => {
   it('ends admin sessions when the admin password is no longer the one they were opened with', async () => {
     const { browser } = await signIn(ADMIN_PASSWORD);
     const secret = browser.cookie.slice('svc_session='.length);
-    expect(await findSession(server.pool, secret, hashToken(ADMIN_PASSWORD))).not.toBeNull();
-    expect(await findSession(server.pool, secret, hashToken('a-new-password-9876543210'))).toBeNull();
+    const key = server.options.encryptionKey;
+    expect(
+      await findSession(server.pool, secret, passwordCheck(key, hashToken(ADMIN_PASSWORD))),
+    ).not.toBeNull();
+    expect(
+      await findSession(server.pool, secret, passwordCheck(key, hashToken('a-new-password-9876543210'))),
+    ).toBeNull();
     expect(await findSession(server.pool, secret, null)).toBeNull();
   });
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Pool } from 'pg';
 import { hashToken } from '../auth/tokens.js';
 import type { OrgRef } from '../http/types.js';
@@ -6,8 +6,20 @@ import type { OrgRef } from '../http/types.js';
 /** How long a console session lasts from sign-in, whatever its use: a day's work. */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
-/** The cookie that carries a session's secret. */
-export const SESSION_COOKIE = 'svc_session';
+/**
+ * The cookie that carries a session's secret. Over HTTPS it takes the prefix that keeps another
+ * host (a sibling subdomain, a plain-HTTP man in the middle) from planting one: `__Host-` when
+ * the console is at the root, `__Secure-` under a base path (`__Host-` requires `Path=/`).
+ */
+export function sessionCookieName(secure: boolean, basePath: string): string {
+  if (!secure) return 'svc_session';
+  return basePath === '' ? '__Host-svc_session' : '__Secure-svc_session';
+}
+
+/** How many session cookies a Cookie header carries, whatever their prefix: more than one is refused. */
+export function sessionCookieCount(header: string | undefined): number {
+  return header?.match(/(?:^|;)\s*(?:__Host-|__Secure-)?svc_session=/g)?.length ?? 0;
+}
 
 export interface Session {
   id: string;
@@ -33,11 +45,12 @@ interface SessionRow {
 }
 
 /**
- * What an admin session keeps of the password it was opened with: a digest of its digest, so the
- * table holds nothing that authenticates anywhere, and a changed password ends those sessions.
+ * What an admin session keeps of the password it was opened with, so that a changed password
+ * ends those sessions: an HMAC under the deployment's encryption key, which the database does not
+ * hold, so that a copy of the table is no way to test guesses at the password.
  */
-export function passwordCheck(passwordDigest: Buffer): Buffer {
-  return createHash('sha256').update('svc-console-session\0').update(passwordDigest).digest();
+export function passwordCheck(encryptionKey: Buffer, passwordDigest: Buffer): Buffer {
+  return createHmac('sha256', encryptionKey).update('svc-console-session\0').update(passwordDigest).digest();
 }
 
 const toSession = (row: SessionRow): Session => ({
@@ -67,7 +80,7 @@ const SELECT = `
 export async function findSession(
   pool: Pool,
   secret: string,
-  adminPasswordDigest: Buffer | null,
+  adminPasswordCheck: Buffer | null,
 ): Promise<Session | null> {
   const { rows } = await pool.query<SessionRow>(
     `${SELECT}
@@ -79,8 +92,8 @@ export async function findSession(
   const row = rows[0];
   if (!row) return null;
   if (row.kind === 'admin_password') {
-    if (adminPasswordDigest === null || row.password_check === null) return null;
-    if (!timingSafeEqual(row.password_check, passwordCheck(adminPasswordDigest))) return null;
+    if (adminPasswordCheck === null || row.password_check === null) return null;
+    if (!timingSafeEqual(row.password_check, adminPasswordCheck)) return null;
   }
   return toSession(row);
 }

@@ -9,6 +9,14 @@ export const BASE = new URL(document.baseURI).pathname.replace(/\/+$/, '');
 /** A console URL under the base path: `href('/orgs/default/agents')`. */
 export const href = (path: string) => `${BASE}${path}`;
 
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const ORG_PATH = new RegExp(`^${escapeRegExp(BASE)}/orgs/([a-z0-9][a-z0-9-]*)`);
+
+/** The org a console URL names (`{base}/orgs/{org}/...`), if any. */
+export function orgOfPath(path: string): string | null {
+  return ORG_PATH.exec(path)?.[1] ?? null;
+}
+
 /** An API answer that was a problem, thrown so that a page shows it where the request was made. */
 export class ApiError extends Error {
   constructor(readonly problem: Problem) {
@@ -32,6 +40,11 @@ export function whenSignedOut(callback: () => void) {
 const session: Middleware = {
   onRequest({ request }) {
     if (!['GET', 'HEAD'].includes(request.method)) request.headers.set('x-csrf-token', csrfToken);
+    // The routes without an org in their path act in the org this page shows, whatever another
+    // tab of the same session shows.
+    const org = orgOfPath(location.pathname);
+    if (org && new URL(request.url).pathname.startsWith(`${BASE}/api/v1/`))
+      request.headers.set('x-svc-org', org);
     return request;
   },
   onResponse({ response, request }) {

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api, must } from '../api/client';
+import { ApiError, api, must, orgOfPath } from '../api/client';
 import type { Session } from '../session';
 import { ProblemNote } from '../ui/problem';
-import { orgOfPath } from '../ui/shell';
 
 /**
  * The admin password or an API token, exchanged for a session cookie (HttpOnly: this script never

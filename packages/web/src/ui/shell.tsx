@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, BASE, href } from '../api/client';
+import { api, href, orgOfPath } from '../api/client';
 import { useSession } from '../session';
 import { ProblemNote } from './problem';
 
@@ -14,14 +14,6 @@ const SECTIONS = [
   ['watchers', 'Watchers'],
   ['settings', 'Settings'],
 ] as const;
-
-/** The org a console URL names (`{base}/orgs/{org}/...`), if any. */
-export function orgOfPath(path: string): string | null {
-  const match = new RegExp(`^${BASE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/orgs/([a-z0-9][a-z0-9-]*)`).exec(
-    path,
-  );
-  return match?.[1] ?? null;
-}
 
 /** An admin picks the org here; the URL carries it, and the session follows the URL. */
 function OrgSwitch({ org }: { org: string }) {
