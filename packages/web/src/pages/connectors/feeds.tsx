@@ -73,7 +73,7 @@ function FeedCard(props: { org: string; feed: Feed; onChanged: () => void }) {
       <div class="actions">
         {can('write') ? (
           <>
-            <button type="button" disabled={busy} onClick={sync} aria-label={`Sync ${name} now`}>
+            <button type="button" disabled={busy} onClick={sync} aria-label={`Sync now: ${name}`}>
               Sync now
             </button>
             {feed.status === 'paused' || feed.status === 'error' ? (
@@ -119,7 +119,7 @@ export function Feeds({ org, connectionId }: { org: string; connectionId: string
           list.length === 0 ? (
             <p>This connector has no feed.</p>
           ) : (
-            <div class="grid">
+            <div class="grid wide-grid">
               {list.map((feed) => (
                 <FeedCard key={feed.id} org={org} feed={feed} onChanged={feeds.reload} />
               ))}

@@ -36,11 +36,11 @@ export function Packages(props: { org: string; packages: ConnectorPackage[]; onI
   return (
     <>
       <ProblemNote error={error} />
-      <div class="grid">
+      <div class="grid wide-grid">
         {props.packages.map((pkg) => {
           const action = verb(pkg);
           return (
-            <article class="card" key={pkg.package} aria-labelledby={`package-${pkg.package}`}>
+            <article class="card package-card" key={pkg.package} aria-labelledby={`package-${pkg.package}`}>
               <h3 id={`package-${pkg.package}`}>{pkg.name}</h3>
               {pkg.description ? <p>{pkg.description}</p> : null}
               <dl class="facts">
