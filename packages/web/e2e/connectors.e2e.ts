@@ -3,8 +3,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeOAuth } from '../../server/test/fakes/oauth.js';
 import { startTestRunWorkers } from '../../server/test/runtime.js';
-import { ADMIN_PASSWORD, checkPage, createToken, openBrowser, signIn, startConsoleServer } from './console.js';
 import { hubConnector, keysConnector, pairingConnector } from './connector-sources.js';
+import {
+  ADMIN_PASSWORD,
+  checkPage,
+  createToken,
+  openBrowser,
+  signIn,
+  startConsoleServer,
+} from './console.js';
 
 /**
  * Connecting connectors from the console, in Chromium against a real gateway and run workers:
@@ -25,9 +32,14 @@ describe('connectors and connections in the console', async () => {
     ['HUB_CLIENT_ID', fake.settings.clientId],
     ['HUB_CLIENT_SECRET', fake.settings.clientSecret],
   ]) {
-    expect((await server.call('PUT', `/api/default/secrets/${name}`, { body: { value } })).status).toBeLessThan(300);
+    expect(
+      (await server.call('PUT', `/api/default/secrets/${name}`, { body: { value } })).status,
+    ).toBeLessThan(300);
   }
-  const workers = await startTestRunWorkers(server, { leaseMs: 10_000, limits: { timeoutMs: 60_000, memoryMb: 128 } });
+  const workers = await startTestRunWorkers(server, {
+    leaseMs: 10_000,
+    limits: { timeoutMs: 60_000, memoryMb: 128 },
+  });
   afterAll(() => workers.close(1000));
 
   const connectionStatus = (page: Page) => page.getByTestId('connection-status');
@@ -49,7 +61,7 @@ describe('connectors and connections in the console', async () => {
 
     // Bundled: RSS is installed from its card, and then listed as installed.
     await page.getByRole('button', { name: 'Install RSS and Atom' }).click();
-    await page.getByRole('cell', { name: 'bundled: rss' }).waitFor();
+    await page.getByText(/bundled: rss/).waitFor();
     expect(await page.getByRole('button', { name: 'Install RSS and Atom' }).count()).toBe(0);
     await checkPage(page, 'connectors');
 
@@ -69,7 +81,9 @@ describe('connectors and connections in the console', async () => {
     await expect(connectionStatus(page).textContent()).resolves.toContain('active');
     const inDom = async () =>
       (await page.content()) +
-      (await page.evaluate(`[...document.querySelectorAll('input, textarea')].map((e) => e.value).join(' ')`));
+      (await page.evaluate(
+        `[...document.querySelectorAll('input, textarea')].map((e) => e.value).join(' ')`,
+      ));
     expect(await inDom()).not.toContain(secret);
     await checkPage(page, 'connection');
     await page.reload();
@@ -167,6 +181,22 @@ describe('connectors and connections in the console', async () => {
     expect(await page.getByRole('button', { name: 'Create connection' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^(Install|Upgrade) / }).count()).toBe(0);
     await page.context().close();
+  });
+
+  it('fits a 360 px wide screen', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 360, height: 740 });
+    await signIn(page, server, ADMIN_PASSWORD, '/orgs/default/connectors');
+    await page.getByRole('heading', { name: 'Bundled with this server' }).waitFor();
+    await page.getByRole('button', { name: /^Install / }).waitFor();
+    const overflow = () => page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await checkPage(page, 'connectors-360');
+    await page.getByRole('link', { name: 'Billing keys' }).click();
+    await page.getByRole('heading', { name: 'Feeds' }).waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await context.close();
   });
 
   it('reached no host but the server (and the OAuth provider, in its own tab), and logged no script or CSP error', () => {

@@ -85,35 +85,18 @@ export default function ConnectorsPage({ org }: { org: string }) {
           connectors.length === 0 ? (
             <p>None installed in {org}.</p>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <caption class="sr-only">Connectors installed in {org}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Connector</th>
-                    <th scope="col">Version</th>
-                    <th scope="col">From</th>
-                    <th scope="col">Connects with</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {connectors.map((connector) => (
-                    <tr key={connector.connectorKey}>
-                      <td>
-                        {connector.name} <span class="badge mono">{connector.connectorKey}</span>
-                      </td>
-                      <td>{connector.version}</td>
-                      <td>{connector.package ? `bundled: ${connector.package}` : 'posted source'}</td>
-                      <td>
-                        {methodsOf(definitionOf(connector))
-                          .map((method) => METHOD_NAMES[method.type])
-                          .join(', ') || METHOD_NAMES.none}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ul class="installed-list">
+              {connectors.map((connector) => (
+                <li key={connector.connectorKey}>
+                  <strong>{connector.name}</strong> <span class="badge mono">{connector.connectorKey}</span>{' '}
+                  {connector.version} ·{' '}
+                  {connector.package ? `bundled: ${connector.package}` : 'posted source'} · connects with{' '}
+                  {methodsOf(definitionOf(connector))
+                    .map((method) => METHOD_NAMES[method.type])
+                    .join(', ') || METHOD_NAMES.none}
+                </li>
+              ))}
+            </ul>
           )
         }
       </Loading>
