@@ -1,6 +1,6 @@
 /** Connectors the console's browser tests install as posted source (the server runs them sandboxed). */
 
-/** Keys typed into the console: a secret API key and an account name. */
+/** Keys typed into the console (a secret API key and an account name); its feed needs config. */
 export const keysConnector = `
 import { defineConnector } from '@svc/connector-sdk';
 export default defineConnector({
@@ -9,7 +9,9 @@ export default defineConnector({
     { key: 'apiKey', label: 'API key', secret: true, description: 'From the billing dashboard' },
     { key: 'account', label: 'Account' },
   ] }] },
-  feeds: { items: { key: 'items', name: 'Invoices', async sync() { return { events: [], checkpoint: null }; } } },
+  feeds: { items: { key: 'items', name: 'Invoices',
+    configSchema: { type: 'object', required: ['folder'], properties: { folder: { type: 'string', title: 'Folder' } } },
+    async sync() { return { events: [], checkpoint: null }; } } },
 });`;
 
 /**

@@ -86,6 +86,13 @@ describe('connectors and connections in the console', async () => {
       ));
     expect(await inDom()).not.toContain(secret);
     await checkPage(page, 'connection');
+
+    // Its feed waits for the config it needs; given it, it starts.
+    await page.getByRole('heading', { name: /^items.*paused$/ }).waitFor();
+    await page.getByLabel('Folder (required)').fill('inbox');
+    await page.getByRole('button', { name: 'Save config' }).click();
+    await page.getByRole('heading', { name: /^items.*active$/ }).waitFor();
+
     await page.reload();
     await page.getByText('API key: set').waitFor();
     expect(await inDom()).not.toContain(secret);

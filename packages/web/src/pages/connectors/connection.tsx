@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, href, must } from '../../api/client';
+import { ApiError, api, href, must } from '../../api/client';
 import { useSession } from '../../session';
 import { useLoad } from '../../ui/load';
 import { Loading, Page, Status, Time } from '../../ui/page';
@@ -95,7 +95,14 @@ export default function ConnectionPage({ org, connectionId }: { org: string; con
   const connector = useLoad(
     () =>
       key
-        ? must(api.GET('/api/{org}/connectors/{key}', { params: { path: { org, key } } }))
+        ? must(api.GET('/api/{org}/connectors/{key}', { params: { path: { org, key } } })).then(
+            (answer) => answer.connector,
+            // A connection outlives an uninstalled connector: its page still shows what it can.
+            (error: Error) => {
+              if (error instanceof ApiError && error.problem.status === 404) return null;
+              throw error;
+            },
+          )
         : new Promise<never>(() => {}),
     [org, key],
   );
@@ -115,8 +122,10 @@ export default function ConnectionPage({ org, connectionId }: { org: string; con
       <Loading loaded={loaded}>
         {({ connection }) => (
           <Loading loaded={connector}>
-            {({ connector }) => {
-              const definition = definitionOf(connector);
+            {(connector) => {
+              const definition: Definition = connector
+                ? definitionOf(connector)
+                : { key: connection.connectorKey, name: connection.connectorKey, version: '' };
               return (
                 <>
                   <dl class="facts" aria-label="The connection">
@@ -132,8 +141,8 @@ export default function ConnectionPage({ org, connectionId }: { org: string; con
                     ) : null}
                     <dt>Connector</dt>
                     <dd>
-                      {connector.name} <span class="badge mono">{connector.connectorKey}</span>{' '}
-                      {connector.version}
+                      {definition.name} <span class="badge mono">{connection.connectorKey}</span>{' '}
+                      {connector ? connector.version : '(not installed in this org any more)'}
                     </dd>
                     <dt>Auth method</dt>
                     <dd>
@@ -170,7 +179,7 @@ export default function ConnectionPage({ org, connectionId }: { org: string; con
                     definition={definition}
                     onConnected={loaded.reload}
                   />
-                  <Feeds org={org} connectionId={connectionId} />
+                  <Feeds org={org} connectionId={connectionId} definition={definition} />
                   <Actions org={org} connection={connection} definition={definition} />
                 </>
               );

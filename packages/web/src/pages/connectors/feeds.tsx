@@ -4,7 +4,8 @@ import { useSession } from '../../session';
 import { useLoad } from '../../ui/load';
 import { Loading, Status, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
-import type { Feed } from './types';
+import { FeedConfig } from './feed-config';
+import type { Definition, Feed } from './types';
 
 const every = (ms: number) =>
   ms % 86_400_000 === 0
@@ -14,7 +15,7 @@ const every = (ms: number) =>
       : `${Math.round(ms / 60_000)} min`;
 
 /** One feed: when it syncs, how the last went, and sync now / pause / resume. */
-function FeedCard(props: { org: string; feed: Feed; onChanged: () => void }) {
+function FeedCard(props: { org: string; feed: Feed; definition: Definition; onChanged: () => void }) {
   const { org, feed } = props;
   const { can } = useSession();
   const [run, setRun] = useState<{ id: number; created: boolean } | null>(null);
@@ -91,6 +92,14 @@ function FeedCard(props: { org: string; feed: Feed; onChanged: () => void }) {
           Runs of {name}
         </a>
       </div>
+      {can('write') ? (
+        <FeedConfig
+          org={org}
+          feed={feed}
+          schema={props.definition.feeds?.[feed.feedKey]?.configSchema}
+          onSaved={props.onChanged}
+        />
+      ) : null}
       {run ? (
         <p role="status">
           {run.created ? 'Sync requested: ' : 'A sync is already open: '}
@@ -103,7 +112,15 @@ function FeedCard(props: { org: string; feed: Feed; onChanged: () => void }) {
 }
 
 /** A connection's feeds. */
-export function Feeds({ org, connectionId }: { org: string; connectionId: string }) {
+export function Feeds({
+  org,
+  connectionId,
+  definition,
+}: {
+  org: string;
+  connectionId: string;
+  definition: Definition;
+}) {
   const feeds = useLoad(
     () =>
       must(
@@ -121,7 +138,13 @@ export function Feeds({ org, connectionId }: { org: string; connectionId: string
           ) : (
             <div class="grid wide-grid">
               {list.map((feed) => (
-                <FeedCard key={feed.id} org={org} feed={feed} onChanged={feeds.reload} />
+                <FeedCard
+                  key={feed.id}
+                  org={org}
+                  feed={feed}
+                  definition={definition}
+                  onChanged={feeds.reload}
+                />
               ))}
             </div>
           )

@@ -57,14 +57,27 @@ export function ObjectInput(props: {
   /** Prefixes the fields' ids: several of these can be on one page. */
   id: string;
   label: string;
+  /** What it holds at first (a feed's current config). */
+  initial?: Record<string, unknown>;
   onChange: (value: Record<string, unknown> | Error) => void;
 }) {
   const { schema, id } = props;
   const simple = isSimple(schema);
-  const [values, setValues] = useState<Values>({});
-  const [text, setText] = useState('{}');
+  const [values, setValues] = useState<Values>(() =>
+    Object.fromEntries(
+      Object.entries(props.initial ?? {}).map(([key, value]) => [
+        key,
+        typeof value === 'boolean' ? value : String(value),
+      ]),
+    ),
+  );
+  const [text, setText] = useState(() => JSON.stringify(props.initial ?? {}, null, 2));
   useEffect(() => {
-    props.onChange(simple ? fromFields(schema ?? {}, values) : fromJson(text));
+    if (!simple) return props.onChange(fromJson(text));
+    const typed = fromFields(schema ?? {}, values);
+    // What the form has no field for is kept as it was, not dropped by a save.
+    const kept = Object.entries(props.initial ?? {}).filter(([key]) => !(key in (schema?.properties ?? {})));
+    props.onChange(typed instanceof Error ? typed : { ...Object.fromEntries(kept), ...typed });
   }, [values, text, simple]);
   if (!simple) {
     return (

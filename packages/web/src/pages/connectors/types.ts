@@ -77,7 +77,7 @@ export interface Definition {
   description?: string;
   version: string;
   authSchema?: { methods: AuthMethod[] };
-  feeds?: Record<string, { key: string; name: string; description?: string }>;
+  feeds?: Record<string, { key: string; name: string; description?: string; configSchema?: JsonSchema }>;
   actions?: Record<string, ActionDefinition>;
   optionsSchema?: JsonSchema;
 }
