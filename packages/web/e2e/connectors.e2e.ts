@@ -121,6 +121,9 @@ describe('connectors and connections in the console', async () => {
     expect((await qr.locator('path').getAttribute('d'))?.length).toBeGreaterThan(200);
     await expect(page.getByRole('timer').textContent()).resolves.toMatch(/^[0-2]:\d\d$/);
     await checkPage(page, 'connection-interactive');
+    // A page opened while the sign-in is under way joins it where it is.
+    await page.reload();
+    await qr.waitFor();
 
     // The phone scans it: the connector, told so, shows a code to type there.
     const runId = /#(\d+)/.exec((await page.getByText(/^Sign-in run #\d+/).textContent()) ?? '')?.[1];

@@ -72,6 +72,33 @@ export function InteractiveAuth(props: {
     return () => source.close();
   }, [follow]);
 
+  /** Follows `joined`; a run already under way resumes at the artifact it shows now. */
+  const join = async (joined: Run, fresh: boolean) => {
+    setRun(joined);
+    let after = 0;
+    if (!fresh) {
+      const view = await read(joined.id);
+      if (view.artifact && view.artifactSeq) {
+        setArtifact({ seq: view.artifactSeq, value: view.artifact });
+        after = view.artifactSeq - 1;
+      }
+    }
+    setFollow({ runId: joined.id, after });
+  };
+
+  // A sign-in under way (this page reloaded, or opened by another person) is shown as it is.
+  useEffect(() => {
+    api
+      .GET('/api/{org}/runs', {
+        params: { path: { org }, query: { connectionId: String(connection.id), runType: 'auth', limit: 1 } },
+      })
+      .then(({ data }) => {
+        const latest = data?.runs[0];
+        if (latest && !FINAL.has(latest.status)) return join(latest, false);
+      })
+      .catch(setError);
+  }, [org, connection.id]);
+
   const start = async () => {
     setError(null);
     setArtifact(null);
@@ -82,16 +109,7 @@ export function InteractiveAuth(props: {
           body: {},
         }),
       );
-      let after = 0;
-      setRun(answer.run);
-      if (!answer.created) {
-        const view = await read(answer.run.id);
-        if (view.artifact && view.artifactSeq) {
-          setArtifact({ seq: view.artifactSeq, value: view.artifact });
-          after = view.artifactSeq - 1;
-        }
-      }
-      setFollow({ runId: answer.run.id, after });
+      await join(answer.run, answer.created);
     } catch (failure) {
       setError(failure as Error);
     }
