@@ -173,6 +173,23 @@ describe('connectors and connections in the console', async () => {
     await page.getByText('Connected.').waitFor();
     await expect(connectionStatus(page).textContent()).resolves.toContain('active');
     await page.getByText('Granted scopes').waitFor();
+
+    // Paused, resumed, then revoked: the credentials are forgotten, and OAuth connects it again.
+    await page.getByRole('button', { name: 'Pause connection' }).click();
+    await connectionStatus(page).getByText('paused').waitFor();
+    await page.getByRole('button', { name: 'Resume connection' }).click();
+    await connectionStatus(page).getByText('active').waitFor();
+    await page.getByRole('button', { name: 'Pause feed' }).click();
+    await page.getByRole('heading', { name: /^items.*paused$/ }).waitFor();
+    await page.getByRole('button', { name: 'Resume feed' }).click();
+    await page.getByRole('heading', { name: /^items.*active$/ }).waitFor();
+    page.once('dialog', (dialog) => dialog.accept());
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await connectionStatus(page).getByText('revoked').waitFor();
+    expect(
+      (await server.call('GET', `/api/default/connections/${made.body.connection.id}`)).body.connection,
+    ).toMatchObject({ status: 'revoked', credentialKeys: [] });
+    await page.getByRole('button', { name: 'Connect with hub' }).waitFor();
     await page.context().close();
   });
 

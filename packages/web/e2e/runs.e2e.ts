@@ -92,6 +92,18 @@ describe('feeds and runs in the console', async () => {
     await page.getByText('"said": "hello from the console"').waitFor();
     expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
 
+    // Rejected, it never runs.
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Actions' }).waitFor();
+    await page.getByLabel('Message (required)').fill('never said');
+    await page.getByRole('button', { name: 'Run Announce' }).click();
+    await page.getByText('Waiting for approval:').waitFor();
+    await page.getByRole('link', { name: /^run #\d+$/ }).click();
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await page.getByTestId('run-status').getByText('cancelled').waitFor();
+    await page.getByText('rejected').first().waitFor();
+    expect(await page.getByRole('button', { name: 'Reject' }).count()).toBe(0);
+
     await page.goto(`${server.url}/orgs/default/connections/${connectionId}`);
     await page.getByRole('button', { name: 'Sync now: ticks' }).click();
     await page.getByRole('link', { name: /^run #\d+$/ }).click();
