@@ -1,10 +1,110 @@
-import { Page } from '../../ui/page';
+import { api, href, must } from '../../api/client';
+import { useSession } from '../../session';
+import { useLoad } from '../../ui/load';
+import { Loading, Page, Status, Time } from '../../ui/page';
+import { ConnectForm } from './connect';
+import { Packages } from './packages';
+import { definitionOf, METHOD_NAMES, methodsOf } from './types';
+import './connectors.css';
 
-// Not built yet (issue 20): a helper fills this page in.
-export default function Placeholder() {
+/** The org's connections, the connectors it has installed, and the ones this server bundles. */
+export default function ConnectorsPage({ org }: { org: string }) {
+  const { can } = useSession();
+  const connections = useLoad(
+    () => must(api.GET('/api/{org}/connections', { params: { path: { org } } })),
+    [org],
+  );
+  const installed = useLoad(
+    () => must(api.GET('/api/{org}/connectors', { params: { path: { org } } })),
+    [org],
+  );
+  const packages = useLoad(
+    () => must(api.GET('/api/{org}/connector-packages', { params: { path: { org } } })),
+    [org],
+  );
+  const afterInstall = () => {
+    installed.reload();
+    packages.reload();
+  };
   return (
-    <Page title="list">
-      <p>This page is not built yet.</p>
+    <Page title="Connectors">
+      <h2>Connections</h2>
+      <Loading loaded={connections}>
+        {({ connections }) =>
+          connections.length === 0 ? (
+            <p class="notice">No connection yet: connect an installed connector below.</p>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <caption class="sr-only">Connections of {org}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Connection</th>
+                    <th scope="col">Connector</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Updated</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {connections.map((connection) => (
+                    <tr key={connection.id}>
+                      <td>
+                        <a href={href(`/orgs/${org}/connections/${connection.id}`)}>
+                          {connection.displayName ?? `${connection.connectorKey} #${connection.id}`}
+                        </a>
+                      </td>
+                      <td class="mono">{connection.connectorKey}</td>
+                      <td>
+                        <Status value={connection.status} />
+                        {connection.errorMessage ? <p class="hint">{connection.errorMessage}</p> : null}
+                      </td>
+                      <td>
+                        <Time at={connection.updatedAt} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Loading>
+
+      {can('write') ? (
+        <>
+          <h2>Connect</h2>
+          <Loading loaded={installed}>
+            {({ connectors }) => <ConnectForm org={org} installed={connectors} />}
+          </Loading>
+        </>
+      ) : null}
+
+      <h2>Installed connectors</h2>
+      <Loading loaded={installed}>
+        {({ connectors }) =>
+          connectors.length === 0 ? (
+            <p>None installed in {org}.</p>
+          ) : (
+            <ul class="installed-list">
+              {connectors.map((connector) => (
+                <li key={connector.connectorKey}>
+                  <strong>{connector.name}</strong> <span class="badge mono">{connector.connectorKey}</span>{' '}
+                  {connector.version} ·{' '}
+                  {connector.package ? `bundled: ${connector.package}` : 'posted source'} · connects with{' '}
+                  {methodsOf(definitionOf(connector))
+                    .map((method) => METHOD_NAMES[method.type])
+                    .join(', ') || METHOD_NAMES.none}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loading>
+
+      <h2>Bundled with this server</h2>
+      <Loading loaded={packages}>
+        {({ packages: list }) => <Packages org={org} packages={list} onInstalled={afterInstall} />}
+      </Loading>
     </Page>
   );
 }

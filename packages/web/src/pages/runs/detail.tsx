@@ -1,10 +1,151 @@
-import { Page } from '../../ui/page';
+import { useEffect, useState } from 'preact/hooks';
+import { api, href, must } from '../../api/client';
+import { useSession } from '../../session';
+import { useLoad } from '../../ui/load';
+import { Loading, Page, Status, Time } from '../../ui/page';
+import { ProblemNote } from '../../ui/problem';
+import { RunLogs } from './logs';
+import { RunSubject } from './subject';
+import { ENDED, type Run } from './types';
+import './runs.css';
 
-// Not built yet (issue 20): a helper fills this page in.
-export default function Placeholder() {
+/** Cancel an open run; approve or reject one that waits for approval. */
+function Controls(props: { org: string; run: Run; onChanged: () => void }) {
+  const { org, run } = props;
+  const [error, setError] = useState<Error | null>(null);
+  const [busy, setBusy] = useState(false);
+  const path = { org, runId: String(run.id) };
+  const act = async (verb: 'cancel' | 'approve' | 'reject') => {
+    setBusy(true);
+    setError(null);
+    try {
+      if (verb === 'cancel')
+        await must(api.POST('/api/{org}/runs/{runId}/cancel', { params: { path }, body: {} }));
+      if (verb === 'approve')
+        await must(api.POST('/api/{org}/runs/{runId}/approve', { params: { path }, body: {} }));
+      if (verb === 'reject')
+        await must(api.POST('/api/{org}/runs/{runId}/reject', { params: { path }, body: {} }));
+      props.onChanged();
+    } catch (failure) {
+      setError(failure as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const awaiting = run.approvalStatus === 'pending' && run.status === 'pending';
   return (
-    <Page title="detail">
-      <p>This page is not built yet.</p>
+    <>
+      <div class="actions">
+        {awaiting ? (
+          <>
+            <button type="button" disabled={busy} onClick={() => act('approve')}>
+              Approve
+            </button>
+            <button type="button" class="danger" disabled={busy} onClick={() => act('reject')}>
+              Reject
+            </button>
+          </>
+        ) : null}
+        {!ENDED.has(run.status) && !awaiting ? (
+          <button type="button" class="danger" disabled={busy} onClick={() => act('cancel')}>
+            Cancel run
+          </button>
+        ) : null}
+      </div>
+      <ProblemNote error={error} />
+    </>
+  );
+}
+
+const json = (value: unknown) => JSON.stringify(value, null, 2);
+
+/** One run: what it is of, how it went, and its log, followed live while it runs. */
+export default function RunPage({ org, runId }: { org: string; runId: string }) {
+  const { can } = useSession();
+  const loaded = useLoad(
+    () => must(api.GET('/api/{org}/runs/{runId}', { params: { path: { org, runId } } })),
+    [org, runId],
+  );
+  const run = loaded.data?.run;
+  const open = run ? !ENDED.has(run.status) : false;
+  // The record (status, items, heartbeat) changes while the run is open: read again every second.
+  useEffect(() => {
+    if (!open) return;
+    const timer = setInterval(loaded.reload, 1000);
+    return () => clearInterval(timer);
+  }, [open, loaded.reload]);
+  return (
+    <Page
+      title={`Run #${runId}`}
+      actions={can('write') && run ? <Controls org={org} run={run} onChanged={loaded.reload} /> : null}
+    >
+      <Loading loaded={loaded}>
+        {({ run }) => (
+          <dl class="facts" aria-label="The run">
+            <dt>Status</dt>
+            <dd data-testid="run-status">
+              <Status value={run.status} />
+            </dd>
+            <dt>Type</dt>
+            <dd>{run.runType}</dd>
+            <dt>Approval</dt>
+            <dd>{run.approvalStatus === 'auto' ? 'not needed' : <Status value={run.approvalStatus} />}</dd>
+            <dt>Of</dt>
+            <dd>
+              <RunSubject org={org} run={run} />
+              {run.connectorVersion ? ` (version ${run.connectorVersion})` : ''}
+            </dd>
+            <dt>Created</dt>
+            <dd>
+              <Time at={run.createdAt} />
+            </dd>
+            <dt>Started</dt>
+            <dd>
+              <Time at={run.claimedAt} />
+              {run.claimedBy ? ` by ${run.claimedBy}` : ''}
+            </dd>
+            <dt>Ended</dt>
+            <dd>
+              <Time at={run.completedAt} />
+            </dd>
+            <dt>Items</dt>
+            <dd>
+              {run.itemsCollected} collected, {run.itemsRejected} rejected
+            </dd>
+            {run.errorMessage ? (
+              <>
+                <dt>Error</dt>
+                <dd class="run-error">{run.errorMessage}</dd>
+              </>
+            ) : null}
+            {run.actionInput ? (
+              <>
+                <dt>Input</dt>
+                <dd>
+                  <pre>{json(run.actionInput)}</pre>
+                </dd>
+              </>
+            ) : null}
+            {run.actionOutput ? (
+              <>
+                <dt>Output</dt>
+                <dd>
+                  <pre>{json(run.actionOutput)}</pre>
+                </dd>
+              </>
+            ) : null}
+            {run.feedId !== null ? (
+              <>
+                <dt>Feed runs</dt>
+                <dd>
+                  <a href={href(`/orgs/${org}/runs?feedId=${run.feedId}`)}>Every run of feed #{run.feedId}</a>
+                </dd>
+              </>
+            ) : null}
+          </dl>
+        )}
+      </Loading>
+      <RunLogs org={org} runId={runId} onEnded={loaded.reload} />
     </Page>
   );
 }
