@@ -96,13 +96,13 @@ function ToolCallView(props: {
           </>
         ) : null}
         {call.error ? <p class="problem">{call.error}</p> : null}
-        {approval && approval.status !== 'pending' ? (
-          <p class="hint">
-            {approval.status}
-            {approval.reason ? `: ${approval.reason}` : ''}
-          </p>
-        ) : null}
       </details>
+      {approval && approval.status !== 'pending' ? (
+        <p class="hint">
+          {approval.status}
+          {approval.reason ? `: ${approval.reason}` : ''}
+        </p>
+      ) : null}
       {approval?.status === 'pending' ? (
         props.canDecide ? (
           <ApprovalPrompt
