@@ -10,12 +10,28 @@ import {
   startConsoleServer,
 } from './console.js';
 
-describe('the approvals inbox', async () => {
+const SHOP = `
+import { defineConnector, z, configSchema } from '@svc/connector-sdk';
+export default defineConnector({
+  key: 'shop',
+  name: 'Shop',
+  version: '1.0.0',
+  feeds: {},
+  actions: {
+    refund: { key: 'refund', name: 'Refund', requiresApproval: true,
+      inputSchema: configSchema(z.object({ order: z.string() })), async execute() { return { success: true }; } },
+  },
+});`;
+
+describe('the approvals inbox (served under SVC_BASE_PATH)', async () => {
   const fake = await startFakeChatCompletions();
   const mcp = await startFakeMcpHttp();
+  // Under a base path: the paths the inbox hands out are relative to it.
   const server = await startConsoleServer({
+    basePath: '/svc',
     secretEnv: { SVC_PROVIDER_OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-console-inbox' },
     workers: { approvalTtlMs: 600_000, reapMs: 500 },
+    connectorSourceInstalls: true,
   });
   const browser = await openBrowser(server);
   await server.call('POST', '/api/default/agents', {
@@ -41,6 +57,19 @@ describe('the approvals inbox', async () => {
     expect(sent.body.status).toBe('awaiting_approval');
     paused[target] = sent.body.id;
   }
+  // A connector action that waits for approval, asked for through the API: a run in the inbox.
+  const installed = await server.call('POST', '/api/default/connectors', { body: { source: SHOP } });
+  expect(installed.status, JSON.stringify(installed.body)).toBe(201);
+  const connection = await server.call('POST', '/api/default/connections', {
+    body: { connectorKey: 'shop' },
+  });
+  const refund = await server.call(
+    'POST',
+    `/api/default/connections/${connection.body.connection.id}/actions/refund`,
+    { body: { input: { order: 'gamma' } } },
+  );
+  expect(refund.body.run.approvalStatus).toBe('pending');
+
   const card = (page: import('playwright-core').Page, target: string) =>
     page.locator('li.inbox-item', { hasText: `"target": "${target}"` });
 
@@ -53,7 +82,7 @@ describe('the approvals inbox', async () => {
     const beta = card(page, 'beta');
     expect(await beta.getByText('Expires').count()).toBe(1);
     expect(await beta.getByRole('link', { name: 'ops' }).getAttribute('href')).toBe(
-      '/orgs/default/agents/ops',
+      '/svc/orgs/default/agents/ops',
     );
     await checkPage(page, 'approvals');
 
@@ -62,6 +91,15 @@ describe('the approvals inbox', async () => {
     await beta.waitFor({ state: 'detached' });
     await page.getByRole('status').getByText('kit.wipe: rejected.').waitFor();
     expect(await card(page, 'alpha').count()).toBe(1);
+
+    // A run is approved without a reason, at the route its item names.
+    const gamma = page.locator('li.inbox-item', { hasText: '"order": "gamma"' });
+    await gamma.getByRole('link', { name: 'connection', exact: false }).first().waitFor();
+    expect(await gamma.getByLabel('Reason (optional, told to the model)').count()).toBe(0);
+    await gamma.getByRole('button', { name: 'Approve' }).click();
+    await gamma.waitFor({ state: 'detached' });
+    const run = await server.call('GET', `/api/default/runs/${refund.body.run.id}`);
+    expect(run.body.run.approvalStatus).toBe('approved');
 
     const { rows } = await server.pool.query('SELECT status, reason FROM approvals WHERE message_id = $1', [
       paused.beta,
@@ -94,6 +132,8 @@ describe('the approvals inbox', async () => {
     expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Reject' }).count()).toBe(0);
     await card(page, 'alpha').getByText('which this session lacks').waitFor();
+    await page.getByLabel('Status').selectOption('approved');
+    await page.locator('li.inbox-item', { hasText: '"order": "gamma"' }).waitFor();
     await checkPage(page, 'approvals-read');
     await page.context().close();
   });
