@@ -49,7 +49,26 @@ describe('chatting with an agent in the console', async () => {
       const text = document.querySelector('[role="log"]')?.textContent ?? '';
       return text.includes('Streaming one') && !text.includes('a time.');
     });
+    // The connection drops mid-reply: EventSource comes back with Last-Event-ID, and no text repeats.
+    const resumedAfter: (string | undefined)[] = [];
+    page.on('request', async (request) => {
+      if (request.url().includes('/events')) resumedAfter.push((await request.allHeaders())['last-event-id']);
+    });
+    // Every text the log shows from here on is kept, to see that none holds a piece twice.
+    await page.evaluate(`(() => {
+      const log = document.querySelector('[role="log"]');
+      window.seen = [];
+      new MutationObserver(() => window.seen.push(log.textContent)).observe(log, {
+        subtree: true, childList: true, characterData: true,
+      });
+    })()`);
+    server.app.server.closeAllConnections();
     await log().getByText('Streaming one word at a time.').waitFor();
+    expect(resumedAfter.length).toBeGreaterThan(0);
+    expect(resumedAfter.every((id) => Number(id) > 0)).toBe(true);
+    const seen = (await page.evaluate('window.seen')) as string[];
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.filter((text) => /Streaming.*Streaming|one one|word word/.test(text))).toEqual([]);
     expect(await log().getByText('Hello there').count()).toBe(1);
     await log().getByText('completed').waitFor();
   });
