@@ -45,8 +45,9 @@ describe('chatting with an agent in the console', async () => {
     await page.waitForURL(/\?conversation=[0-9a-f-]{36}$/);
     conversationUrl = page.url();
     // Seen in the page while the model still streams: part of the reply, not yet all of it.
+    // (It runs in the page, where `document` is; a string would be eval, which the CSP refuses.)
     await page.waitForFunction(() => {
-      const text = document.querySelector('[role="log"]')?.textContent ?? '';
+      const text: string = (globalThis as any).document.querySelector('[role="log"]')?.textContent ?? '';
       return text.includes('Streaming one') && !text.includes('a time.');
     });
     // The connection drops mid-reply: EventSource comes back with Last-Event-ID, and no text repeats.

@@ -29,7 +29,7 @@ function Conversation(props: { agentId: string; conversationId: string; canSend:
   return (
     <>
       <p class="hint chat-link" role="status">
-        {LINK_WORDS[link]}
+        {error ? '' : LINK_WORDS[link]}
       </p>
       <ProblemNote error={error} />
       <div ref={log}>

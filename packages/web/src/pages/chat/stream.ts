@@ -1,5 +1,5 @@
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
-import { api, href, must } from '../../api/client';
+import { ApiError, api, href, must, type Problem } from '../../api/client';
 import {
   type ApprovalStatus,
   applyEvent,
@@ -88,13 +88,30 @@ export function useConversation(agentId: string, conversationId: string) {
       source.onerror = () => {
         if (closed || !source) return;
         setLink('reconnecting');
-        // CONNECTING: the browser retries by itself. CLOSED: the server refused; try again later.
+        // CONNECTING: the browser retries by itself. CLOSED: the server answered something else
+        // than a stream; find out what before trying again.
         if (source.readyState === EventSource.CLOSED) {
           source.close();
-          retry = setTimeout(open, 3000);
+          retry = setTimeout(reopen, 3000);
         }
       };
     };
+    // An EventSource cannot read an answer's status: a request through the client can, and a 401
+    // there signs the page out. A refusal stops here; anything else (the server away) tries again.
+    const reopen = () =>
+      api
+        .GET('/api/v1/agents/{agentId}/conversations/{conversationId}/messages', {
+          params: { path: { agentId, conversationId }, query: { limit: 1 } },
+        })
+        .then(
+          ({ error: refused, response }) => {
+            if (closed) return;
+            if (refused && response.status < 500) setError(new ApiError(refused as Problem));
+            else if (refused) retry = setTimeout(reopen, 3000);
+            else open();
+          },
+          () => !closed && (retry = setTimeout(reopen, 3000)),
+        );
 
     history(agentId, conversationId).then(
       (messages) => {
