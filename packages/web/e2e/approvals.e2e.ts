@@ -90,6 +90,10 @@ describe('the approvals inbox (served under SVC_BASE_PATH)', async () => {
     await beta.getByRole('button', { name: 'Reject' }).click();
     await beta.waitFor({ state: 'detached' });
     await page.getByRole('status').getByText('kit.wipe: rejected.').waitFor();
+    // The button that had the focus is gone: the focus is on what was said, not lost.
+    await page.waitForFunction(
+      () => (globalThis as any).document.activeElement?.getAttribute('role') === 'status',
+    );
     expect(await card(page, 'alpha').count()).toBe(1);
 
     // A run is approved without a reason, at the route its item names.

@@ -90,6 +90,8 @@ describe('chatting with an agent in the console', async () => {
     await page.getByLabel('Reason (optional, told to the model)').fill('staging only');
     await approve.click();
     await log().getByText('Staging is wiped.').waitFor();
+    // The prompt went away with the decision: the focus is on the call it was about.
+    expect(await page.evaluate('document.activeElement.tagName')).toBe('SUMMARY');
     expect(mcp.calls.filter((c) => c.tool === 'wipe').map((c) => c.input)).toEqual([{ target: 'staging' }]);
     expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     // The call, its input and its result, a click (or Enter) away.
@@ -118,8 +120,10 @@ describe('chatting with an agent in the console', async () => {
       mimeType: 'text/plain',
       buffer: Buffer.from('ripe by Friday'),
     });
-    await page.getByRole('button', { name: 'Send' }).click();
+    // From the keyboard: Ctrl+Enter sends, and the writer is back in the message box.
+    await page.getByLabel('Message', { exact: true }).press('Control+Enter');
     await log().getByText('Got your notes.').waitFor();
+    expect(await page.evaluate('document.activeElement.id')).toBe('chat-content');
     const link = log().getByRole('link', { name: 'notes.txt' });
     const url = await link.getAttribute('href');
     const body = await page.evaluate(`fetch(${JSON.stringify(url)}).then((r) => r.text())`);

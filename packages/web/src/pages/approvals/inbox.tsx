@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, href, must } from '../../api/client';
 import { Page } from '../../ui/page';
@@ -23,6 +23,7 @@ export default function ApprovalsInbox({ org }: { org: string }) {
   const [error, setError] = useState<Error | null>(null);
   const [said, setSaid] = useState('');
   const [generation, setGeneration] = useState(0);
+  const saidRef = useRef<HTMLParagraphElement>(null);
 
   const load = async (after: string | null, current: { stale: boolean }) => {
     setLoading(true);
@@ -53,6 +54,9 @@ export default function ApprovalsInbox({ org }: { org: string }) {
   const onDecided = (item: Item, decision: string) => {
     const name = item.kind === 'tool_call' ? item.tool : `${item.connectorKey}.${item.actionKey}`;
     setSaid(`${name}: ${decision}.`);
+    // The item (and the button that had the focus) goes away: the focus goes to what was said,
+    // once it is rendered.
+    setTimeout(() => saidRef.current?.focus());
     // Decided, it is no longer pending; in another list it shows its new status.
     if (status === 'pending') setItems((previous) => previous.filter((i) => keyOf(i) !== keyOf(item)));
     else setGeneration((n) => n + 1);
@@ -77,7 +81,7 @@ export default function ApprovalsInbox({ org }: { org: string }) {
           ))}
         </select>
       </form>
-      <p role="status" class="hint inbox-said">
+      <p role="status" class="hint inbox-said" tabIndex={-1} ref={saidRef}>
         {said}
       </p>
       <ProblemNote error={error} />

@@ -17,6 +17,7 @@ export function Composer(props: {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
   const files = useRef<HTMLInputElement>(null);
+  const text = useRef<HTMLTextAreaElement>(null);
 
   const send = async (event: Event) => {
     event.preventDefault();
@@ -46,6 +47,8 @@ export function Composer(props: {
       );
       setContent('');
       if (files.current) files.current.value = '';
+      // The send button is disabled while the message is empty: the writer's place is the message.
+      text.current?.focus();
       props.onSent(sent.conversationId);
     } catch (failure) {
       setError(failure as Error);
@@ -75,6 +78,7 @@ export function Composer(props: {
       <label for="chat-content">Message</label>
       <textarea
         id="chat-content"
+        ref={text}
         value={content}
         required
         aria-describedby="chat-content-hint"

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, must } from '../../api/client';
 import { Status, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
@@ -76,13 +76,14 @@ function ToolCallView(props: {
 }) {
   const { call } = props;
   const approval = call.approval;
+  const box = useRef<HTMLDivElement>(null);
   const state = call.error
     ? 'failed'
     : call.output !== undefined
       ? 'completed'
       : (approval?.status ?? 'running');
   return (
-    <div class="chat-tool">
+    <div class="chat-tool" ref={box}>
       <details open={approval?.status === 'pending'}>
         <summary>
           Tool <code>{call.tool}</code> <Status value={state} />
@@ -108,7 +109,11 @@ function ToolCallView(props: {
           <ApprovalPrompt
             agentId={props.agentId}
             call={{ ...call, approval }}
-            onDecided={(status, reason) => props.onDecided(approval.approvalId, status, reason)}
+            onDecided={(status, reason) => {
+              // The prompt goes away with the decision: the call it was about keeps the focus.
+              box.current?.querySelector('summary')?.focus();
+              props.onDecided(approval.approvalId, status, reason);
+            }}
           />
         ) : (
           <p class="hint">Waits for approval by someone with the messages scope.</p>
