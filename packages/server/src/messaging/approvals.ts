@@ -60,6 +60,13 @@ export function approvalRoutes(options: ApprovalRouteOptions) {
           { approve: request.body.decision === 'approve', reason: request.body.reason ?? null },
         );
         if (!outcome) throw notFound(`approval "${approvalId}"`);
+        if (outcome.already && outcome.approval.status === 'expired') {
+          throw new ProblemError(
+            409,
+            'conflict',
+            `this call expired at ${iso(outcome.approval.expires_at)} (SVC_APPROVAL_TTL): it was refused and can no longer be decided`,
+          );
+        }
         if (outcome.already) {
           throw new ProblemError(
             409,

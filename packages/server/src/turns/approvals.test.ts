@@ -253,4 +253,54 @@ describe('an undecided approval', () => {
     );
     expect(rows.map((r) => r.data.decision)).toEqual(['expired']);
   });
+
+  it('is refused once past expiresAt, before any reaper recorded it, and its turn goes on', async () => {
+    // No reaper runs during this test: the decision alone must see that the call is past its time.
+    const late = await startTestServer({
+      secretEnv: { SVC_PROVIDER_OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-approvals' },
+      workers: { approvalTtlMs: 60_000, reapMs: 3_600_000 },
+    });
+    await late.call('POST', '/api/default/agents', {
+      body: { agentId: 'ops', name: 'Ops', providers: [{ key: 'openai', secret_ref: '$OPENAI_API_KEY' }] },
+    });
+    await late.call('PATCH', '/api/default/agents/ops/config', {
+      body: { mcpServers: { kit: { url: mcp.url } } },
+    });
+    wiping('too-late');
+    const before = mcp.calls.filter((c) => c.tool === 'wipe').length;
+    const paused = await late.call('POST', '/api/v1/agents/ops/messages', {
+      body: { platform: 'api', content: 'wipe too-late' },
+      headers: { prefer: 'wait=10' },
+    });
+    expect(paused.body.status).toBe('awaiting_approval');
+    const { rows } = await late.pool.query<{ id: string; expires_at: Date }>(
+      "UPDATE approvals SET expires_at = now() - interval '1 second' WHERE message_id = $1 RETURNING id, expires_at",
+      [paused.body.id],
+    );
+    const approval = rows[0] as { id: string; expires_at: Date };
+    const listed = await late.call('GET', '/api/default/approvals?status=expired');
+    expect(listed.body.approvals.map((item: { id: string }) => item.id)).toEqual([approval.id]);
+
+    const refused = await decide(late, approval.id, 'approve');
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('conflict');
+    expect(refused.body.detail).toContain(`expired at ${approval.expires_at.toISOString()}`);
+    // Recorded as the reaper would have: the conversation is told and the turn goes on, refused.
+    const again = await decide(late, approval.id, 'reject');
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toContain('expired at');
+    let message = paused.body;
+    for (let i = 0; i < 100 && message.status !== 'completed' && message.status !== 'failed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      message = (await late.call('GET', `/api/v1/agents/ops/messages/${paused.body.id}`)).body;
+    }
+    expect(message.status).toBe('completed');
+    expect(message.reply).toContain('nobody decided in time');
+    expect(mcp.calls.filter((c) => c.tool === 'wipe').length).toBe(before);
+    const events = await late.pool.query(
+      "SELECT data FROM conversation_events WHERE type = 'approval.resolved' AND message_id = $1",
+      [paused.body.id],
+    );
+    expect(events.rows.map((r) => r.data.decision)).toEqual(['expired']);
+  });
 });

@@ -126,8 +126,8 @@ export interface ApprovalRow {
 }
 
 /**
- * Records a decision on one call, once: `already` when it was decided (or expired) before. The
- * row is locked, so two decisions arriving at once on two replicas cannot both win.
+ * Records a decision on one call, once: `already` when it was decided or expired before (past
+ * `expires_at`, it is expired now if no reaper recorded it yet). The row is locked, so two decisions arriving at once on two replicas cannot both win.
  */
 export async function decide(
   pool: Pool,
@@ -136,8 +136,8 @@ export async function decide(
   decision: { approve: boolean; reason: string | null },
 ): Promise<{ approval: ApprovalRow; already: boolean } | null> {
   return transaction(pool, async (client) => {
-    const { rows } = await client.query<ApprovalRow>(
-      `SELECT * FROM approvals WHERE id = $1 AND org_id = $2 AND agent_id = $3
+    const { rows } = await client.query<ApprovalRow & { past_due: boolean }>(
+      `SELECT *, expires_at < now() AS past_due FROM approvals WHERE id = $1 AND org_id = $2 AND agent_id = $3
           AND ($4::text IS NULL OR EXISTS (
                 SELECT 1 FROM conversations c WHERE c.id = approvals.conversation_id AND ${visibleTo('c', 4)}))
         FOR UPDATE OF approvals`,
@@ -146,6 +146,17 @@ export async function decide(
     const current = rows[0];
     if (current?.status !== 'pending') {
       return rollback(current ? { approval: current, already: true } : null);
+    }
+    // Past its time it is expired, as the inbox already shows it, even if no reaper recorded it yet:
+    // recorded here, as the reaper would, and the decision comes too late.
+    if (current.past_due) {
+      const expired = await client.query<ApprovalRow>(
+        `UPDATE approvals SET status = 'expired', decided_at = now(), reason = $2 WHERE id = $1 RETURNING *`,
+        [current.id, EXPIRED_REASON],
+      );
+      const approval = expired.rows[0] as ApprovalRow;
+      await recordExpiry(client, approval);
+      return { approval, already: true };
     }
     const updated = await client.query<ApprovalRow>(
       `UPDATE approvals SET status = $2, reason = $3, decided_at = now() WHERE id = $1 RETURNING *`,
@@ -163,6 +174,19 @@ export async function decide(
   });
 }
 
+const EXPIRED_REASON = 'nobody decided in time (SVC_APPROVAL_TTL)';
+
+/** What follows a call marked expired: its conversation told, its turn resumed once nothing waits. */
+async function recordExpiry(client: PoolClient, approval: ApprovalRow): Promise<void> {
+  await appendEvent(client, approval.conversation_id, approval.message_id, 'approval.resolved', {
+    messageId: approval.message_id,
+    approvalId: approval.id,
+    decision: 'expired',
+    reason: approval.reason,
+  });
+  await resumeWhenDecided(client, approval.message_id);
+}
+
 /** Undecided calls past their time are rejected as `expired`, so no conversation waits forever. */
 export async function expireApprovals(pool: Pool): Promise<number> {
   return transaction(pool, async (client) => {
@@ -174,20 +198,12 @@ export async function expireApprovals(pool: Pool): Promise<number> {
          SELECT id FROM approvals WHERE status = 'pending' AND expires_at < now()
           ORDER BY expires_at LIMIT 100 FOR UPDATE SKIP LOCKED
        )
-       UPDATE approvals a SET status = 'expired', decided_at = now(),
-              reason = 'nobody decided in time (SVC_APPROVAL_TTL)'
+       UPDATE approvals a SET status = 'expired', decided_at = now(), reason = $1
          FROM due WHERE a.id = due.id
        RETURNING a.*`,
+      [EXPIRED_REASON],
     );
-    for (const approval of rows) {
-      await appendEvent(client, approval.conversation_id, approval.message_id, 'approval.resolved', {
-        messageId: approval.message_id,
-        approvalId: approval.id,
-        decision: 'expired',
-        reason: approval.reason,
-      });
-      await resumeWhenDecided(client, approval.message_id);
-    }
+    for (const approval of rows) await recordExpiry(client, approval);
     return rows.length;
   });
 }
