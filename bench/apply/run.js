@@ -24,7 +24,7 @@ import { applyCommand } from '../../packages/cli/dist/apply/command.js';
 import { QUICK, runBench, size } from '../lib/environment.js';
 import { progress, setUp, tempDir } from './environment.js';
 import { SECRET_VARIABLE, writeProject } from './project.js';
-import { counter } from './proxy.js';
+import { counter, isWrite } from './proxy.js';
 
 const AGENTS = size('BENCH_AGENTS', 1000, 20);
 const ENTITY_TYPES = size('BENCH_ENTITY_TYPES', 200, 5);
@@ -36,7 +36,10 @@ const POOL_SIZE = size('BENCH_POOL_SIZE', 20, 20);
 const PHASE_PASSES = size('BENCH_PHASE_PASSES', 3, 1);
 const PROCESS_RUNS = size('BENCH_PROCESS_RUNS', 3, 1);
 
-const TARGETS = { planRequests: 4, noopWrites: 0, dryRunMs: 1000 };
+// A no-op apply still records the apply manifest (one PUT, which the server answers `unchanged`
+// without writing to the database): the only write it may send.
+const TARGETS = { planRequests: 4, noopWrites: 1, dryRunMs: 1000 };
+const MANIFEST_PUT = 'PUT /api/default/apply-manifest';
 /** A value that must never leave the process: checked against every request the proxy saw. */
 const SECRET_VALUE = `bench-secret-${randomBytes(8).toString('hex')}`;
 const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
@@ -204,6 +207,14 @@ async function checkServerHoldsProject(context) {
     body: JSON.stringify({ action: 'list' }),
   });
   const { entityTypes } = await schema.json();
+  const manifest = await manifestOf(context);
+  check(
+    manifest?.agents.length === AGENTS &&
+      manifest.platforms.length === 2 * AGENTS &&
+      manifest.entityTypes.length === ENTITY_TYPES,
+    `after the first apply the manifest declares ${manifest?.agents.length} agents, ` +
+      `${manifest?.platforms.length} platforms, ${manifest?.entityTypes.length} entity types`,
+  );
   const withSoul = agents.filter((a) => typeof a.config?.['SOUL.md'] === 'string').length;
   const platforms = agents.reduce((n, a) => n + (a.platforms?.length ?? 0), 0);
   const refs = agents.filter((a) =>
@@ -219,6 +230,13 @@ async function checkServerHoldsProject(context) {
       `${platforms} platforms (${refs} agents with the $${SECRET_VARIABLE} reference), ` +
       `${entityTypes.length} entity types`,
   );
+}
+
+/** The org's apply manifest (asked directly, not through the proxy). */
+async function manifestOf(context) {
+  const headers = { authorization: `Bearer ${context.token}` };
+  const res = await fetch(`${context.server.url}/api/default/apply-manifest`, { headers });
+  return (await res.json()).manifest;
 }
 
 // ---- report ------------------------------------------------------------------------------------
@@ -301,7 +319,9 @@ function printSummary(results, database) {
     `  plan in at most ${TARGETS.planRequests} requests: ${planRequests} ` +
       `(dry-run ${dryRun.requests}, no-op apply ${noop.requests})  ${verdict(planRequests <= TARGETS.planRequests)}`,
   );
-  console.log(`  no-op apply sends 0 writes: ${noop.writes}  ${verdict(noop.writes === TARGETS.noopWrites)}`);
+  console.log(
+    `  no-op apply sends 1 write (the manifest's, answered unchanged): ${noop.writes}  ${verdict(noop.writes === TARGETS.noopWrites)}`,
+  );
   console.log(
     `  dry-run under 1 s: ${ms(dryRun.ms)} in-process  ${verdict(dryRun.ms < TARGETS.dryRunMs)}; ` +
       `${ms(dryRunProcess.ms)} as a process (node bin.js)  ${verdict(dryRunProcess.ms < TARGETS.dryRunMs)}`,
@@ -319,6 +339,7 @@ async function main() {
   await writeProject(dir, { agents: AGENTS, entityTypes: ENTITY_TYPES });
   // One row per agent, one for its settings, one per platform, one per entity type.
   const expectedCreates = AGENTS + AGENTS + 2 * AGENTS + ENTITY_TYPES;
+  const writesOf = (run) => run.seen.filter(isWrite).map((r) => `${r.method} ${r.url}`);
 
   progress('svc apply --dry-run on the fresh org (in-process, cold)');
   const dryRun = await runApply(context, { dryRun: true });
@@ -363,8 +384,8 @@ async function main() {
     `first apply exited ${firstApply.code}: ${firstApply.err.slice(0, 5).join(' | ')}`,
   );
   check(
-    firstApply.writes === expectedCreates,
-    `first apply sent ${firstApply.writes} writes, expected ${expectedCreates} (one per created row)`,
+    firstApply.writes === expectedCreates + 1 && writesOf(firstApply).at(-1) === MANIFEST_PUT,
+    `first apply sent ${firstApply.writes} writes, expected ${expectedCreates + 1} (one per created row, then the manifest)`,
   );
   // The webhook URL of each platform created follows the summary line.
   const applied = firstApply.out.find((line) => line.startsWith('Applied '));
@@ -374,17 +395,21 @@ async function main() {
     `first apply printed ${firstApply.out.filter((line) => line.startsWith('Webhook of ')).length} webhook URLs, expected ${AGENTS * 2}`,
   );
   await checkServerHoldsProject(context);
+  const manifest = await manifestOf(context);
 
   progress('svc apply --yes again (no-op re-apply)');
   const noop = await runApply(context, { yes: true });
   printRun('noop-apply', noop);
   check(noop.code === 0, `no-op apply exited ${noop.code}: ${noop.err.join(' | ')}`);
   check(
-    noop.writes === 0,
-    `no-op apply sent ${noop.writes} writes: ${noop.seen
-      .slice(0, 3)
-      .map((r) => `${r.method} ${r.url}`)
-      .join(', ')}`,
+    noop.writes === TARGETS.noopWrites && writesOf(noop)[0] === MANIFEST_PUT,
+    `no-op apply sent ${noop.writes} writes: ${writesOf(noop).slice(0, 3).join(', ')}`,
+  );
+  // The same declaration again: the server wrote nothing, so appliedAt did not move.
+  const again = await manifestOf(context);
+  check(
+    again?.appliedAt === manifest?.appliedAt,
+    `no-op apply changed the manifest: appliedAt ${manifest?.appliedAt} -> ${again?.appliedAt}`,
   );
   check(noop.requests <= TARGETS.planRequests, `no-op apply sent ${noop.requests} requests`);
   check(dryRun.requests <= TARGETS.planRequests, `dry-run sent ${dryRun.requests} requests`);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ID_PATTERN, SlugifyError, slugify, stablePlatformId, webhookPath } from './ids.js';
+import {
+  ID_PATTERN,
+  SlugifyError,
+  STABLE_ID_PATTERN,
+  slugify,
+  stablePlatformId,
+  webhookPath,
+} from './ids.js';
 import { findSecretReferences, resolveSecretReferences } from './secrets.js';
 
 describe('slugify', () => {
@@ -30,6 +37,25 @@ describe('stablePlatformId', () => {
 
   it('gives names that differ only in case or punctuation the same ID', () => {
     expect(stablePlatformId('a', 'messenger', 'Main')).toBe(stablePlatformId('a', 'messenger', 'main!'));
+  });
+
+  it('always makes what STABLE_ID_PATTERN takes (the apply manifest checks stable IDs with it)', () => {
+    for (const [agentId, type, name] of [
+      ['support', 'team_chat', undefined],
+      ['eu--ops-', 'messenger', 'Café Crème'],
+      ['0day', 'team_chat', '  Ｆｕｌｌ  width!! '],
+    ] as const) {
+      expect(stablePlatformId(agentId, type, name)).toMatch(STABLE_ID_PATTERN);
+    }
+    for (const id of [
+      'support',
+      'support-',
+      '-support-team-chat',
+      'support--team-chat',
+      'Support-team-chat',
+    ]) {
+      expect(id).not.toMatch(STABLE_ID_PATTERN);
+    }
   });
 });
 

@@ -34,6 +34,13 @@ export function stablePlatformId(agentId: string, type: string, name?: string | 
   return parts.join('-');
 }
 
+/**
+ * What `stablePlatformId` can produce: two or more slugs joined by `-`. Platform routes take up to
+ * 200 characters (a name of 100 can slugify longer: NFKD expands some characters).
+ */
+export const STABLE_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)+$/;
+export const STABLE_ID_MAX_LENGTH = 200;
+
 /** The path of a platform's webhook, relative to the server's base URL. */
 export function webhookPath(stableId: string): string {
   return `/api/v1/webhooks/${stableId}`;

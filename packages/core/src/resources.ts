@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
-import { ID_PATTERN, ID_RULE, slugify } from './ids.js';
+import { ID_PATTERN, ID_RULE, STABLE_ID_MAX_LENGTH, STABLE_ID_PATTERN, slugify } from './ids.js';
 import { platformConfigIssues } from './platform-config.js';
 import { WHOLE_SECRET_REFERENCE } from './secrets.js';
 import { agentConfigSchema, providerKeySchema } from './settings.js';
@@ -387,3 +387,83 @@ export const storedWatcherSchema = z.object({
   min_cooldown_seconds: z.number().nullable(),
   ...stored,
 });
+
+// ---- the apply manifest: what the latest `svc apply` to an org declared -----------------------
+
+/** Ids of one kind in a manifest, at most: far above any project, far below the body limit. */
+export const APPLY_MANIFEST_MAX_IDS = 10_000;
+
+/** A list of ids of one kind: each valid, none twice (the order does not matter; it is kept sorted). */
+const idList = (item: z.ZodType<string>) =>
+  z
+    .array(item)
+    .max(APPLY_MANIFEST_MAX_IDS)
+    .superRefine((ids, ctx) => {
+      const seen = new Set<string>();
+      ids.forEach((id, index) => {
+        if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [index], message: `"${id}" is listed twice` });
+        seen.add(id);
+      });
+    });
+
+export const stableIdSchema = z.string().max(STABLE_ID_MAX_LENGTH).regex(STABLE_ID_PATTERN, {
+  message: 'must be a stable platform ID: {agentId}-{type}[-{name}], slugified (e.g. "support-team-chat")',
+});
+
+/** A project's label as people read it (its folder's name): any text but control characters. */
+const projectLabelSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^\P{Cc}*$/u, { message: 'may not hold control characters' });
+
+/**
+ * The body of `PUT /api/:org/apply-manifest`, which `svc apply` sends after a successful apply:
+ * the ids of every resource the project declares (never a value, never a secret), so that the
+ * server can tell what apply manages from drift. Each platform belongs to a declared agent.
+ */
+export const applyManifestPutSchema = z
+  .strictObject({
+    project: projectLabelSchema
+      .nullable()
+      .optional()
+      .describe("the project's name or folder name, for display; absent is null"),
+    agents: idList(idSchema).describe('agentIds'),
+    platforms: idList(stableIdSchema).describe('stable platform IDs'),
+    entityTypes: idList(memorySlug).describe('entity type slugs'),
+    relationshipTypes: idList(memorySlug).describe('relationship type slugs'),
+    watchers: idList(memorySlug).describe('watcher slugs'),
+  })
+  .superRefine((manifest, ctx) => {
+    // Zod runs this even when an entry failed its own check, which is reported already: only
+    // valid ids are compared (and lists, though a list of another type stops zod before this). Each `-` of a stable ID may end its agent's part: linear in the ids.
+    const valid = (id: unknown, pattern: RegExp): id is string => typeof id === 'string' && pattern.test(id);
+    if (!Array.isArray(manifest.agents) || !Array.isArray(manifest.platforms)) return;
+    const agents = new Set(manifest.agents.filter((id) => valid(id, ID_PATTERN)).map((id) => slugify(id)));
+    const ofAnAgent = (stableId: string) =>
+      [...stableId.matchAll(/-/g)].some((dash) => agents.has(stableId.slice(0, dash.index)));
+    manifest.platforms.forEach((stableId, index) => {
+      if (valid(stableId, STABLE_ID_PATTERN) && !ofAnAgent(stableId)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['platforms', index],
+          message: `"${stableId}" is the platform of no agent in "agents" (a stable ID starts with its agent's ID)`,
+        });
+      }
+    });
+  });
+export type ApplyManifestPut = z.infer<typeof applyManifestPutSchema>;
+
+/** What the server holds: the lists sorted, and when this declaration was first applied. */
+export const applyManifestSchema = z.object({
+  project: z.string().nullable(),
+  agents: z.array(z.string()),
+  platforms: z.array(z.string()),
+  entityTypes: z.array(z.string()),
+  relationshipTypes: z.array(z.string()),
+  watchers: z.array(z.string()),
+  appliedAt: timestampSchema.describe(
+    'when the apply that declared exactly this was made: an apply that declares the same again writes nothing',
+  ),
+});
+export type ApplyManifest = z.infer<typeof applyManifestSchema>;

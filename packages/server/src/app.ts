@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { Registry } from 'prom-client';
 import { type AgentRouteOptions, agentRoutes } from './agents/routes.js';
+import { applyRoutes } from './applies/routes.js';
 import { approvalInboxRoutes } from './approvals/routes.js';
 import { type AuthenticationOptions, registerAuthentication } from './auth/authenticate.js';
 import { tokenRoutes } from './auth/routes.js';
@@ -117,6 +118,7 @@ export async function buildApp(
       await typed.register(platformRoutes(options));
       await typed.register(secretRoutes(options));
       await typed.register(memoryRoutes(options));
+      await typed.register(applyRoutes(options));
       await typed.register(messagingRoutes(options, hub, announcer));
       await typed.register(conversationRoutes(options, hub));
       await typed.register(approvalRoutes(options));

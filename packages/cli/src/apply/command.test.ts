@@ -1,5 +1,5 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
@@ -109,8 +109,14 @@ describe('svc apply', () => {
     expect(second.code).toBe(0);
     expect(second.out).toMatch(/Plan: 0 to create, 0 to update, \d+ unchanged, 0 drift/);
     expect(second.out).toMatch(/Nothing to apply/);
-    expect(proxy.writes().length).toBe(writesBefore);
-    expect(proxy.requests.length - requestsBefore).toBe(2); // the plan's two reads
+    // The one write records the manifest again, which the server answers "unchanged".
+    expect(
+      proxy
+        .writes()
+        .slice(writesBefore)
+        .map((r) => `${r.method} ${r.url}`),
+    ).toEqual(['PUT /api/default/apply-manifest']);
+    expect(proxy.requests.length - requestsBefore).toBe(3); // the plan's two reads, and the manifest
     expect(second.out).not.toContain('Webhook of');
   });
 
@@ -226,6 +232,115 @@ describe('svc apply', () => {
     const again = await apply(dir, { yes: true });
     expect(again.code).toBe(0);
     expect((await apply(dir, { dryRun: true, detailedExitcode: true })).code).toBe(0);
+  });
+});
+
+describe('svc apply: the manifest of what the project declares', () => {
+  const manifestRequests = (from: number) =>
+    proxy.requests.slice(from).filter((r) => r.url === '/api/default/apply-manifest');
+  const manifest = async () => (await server.call('GET', '/api/default/apply-manifest')).body.manifest;
+
+  it('is on the server after an apply: ids only, sorted, named after the project folder', async () => {
+    const dir = await project();
+    const from = proxy.requests.length;
+    const run = await apply(dir, { yes: true });
+    expect(run.code, run.err).toBe(0);
+    expect(await manifest()).toEqual({
+      project: basename(dir),
+      agents: ['ops', 'support'],
+      platforms: ['support-team-chat'],
+      entityTypes: ['person'],
+      relationshipTypes: ['knows'],
+      watchers: ['daily'],
+      appliedAt: expect.any(String),
+    });
+    // Sent once, last, with ids and the folder's name only.
+    const [sent, ...more] = manifestRequests(from);
+    expect(more).toEqual([]);
+    expect(sent?.method).toBe('PUT');
+    expect(proxy.requests.at(-1)).toBe(sent);
+    expect(Object.keys(JSON.parse(sent?.body ?? '{}')).sort()).toEqual([
+      'agents',
+      'entityTypes',
+      'platforms',
+      'project',
+      'relationshipTypes',
+      'watchers',
+    ]);
+    expect(sent?.body).not.toContain(CANARY);
+    expect(sent?.body).not.toContain('$SLACK');
+  });
+
+  it('is not written by a plan, a declined or refused apply, or a failed one; the next apply replaces it', async () => {
+    const dir = await project();
+    expect((await apply(dir, { yes: true })).code).toBe(0);
+    const before = await manifest();
+    expect(before.agents).toEqual(['ops', 'support']);
+    // ops leaves the project (drift from now on), and SOUL.md changes (one change pending).
+    await writeFile(join(dir, 'svc.toml'), SVC_TOML.replace('[agents.ops]\nname = "Ops"\n', ''));
+    await writeFile(join(dir, 'agents/support/SOUL.md'), 'Be brief.\n');
+    const from = proxy.requests.length;
+
+    const plan = await apply(dir, { dryRun: true });
+    expect(plan.code).toBe(0);
+    expect(plan.out).toMatch(/\? drift\s+ops/);
+    const json = await apply(dir, { dryRun: true, json: true, detailedExitcode: true });
+    expect(json.code).toBe(2);
+    // No terminal and no --yes: refused before anything is written.
+    expect((await apply(dir)).code).toBe(1);
+    proxy.failWriteAt(1);
+    const failed = await apply(dir, { yes: true, concurrency: 1 });
+    proxy.failWriteAt(0);
+    expect(failed.code).toBe(1);
+    expect(manifestRequests(from)).toEqual([]);
+    expect(await manifest()).toEqual(before);
+
+    const applied = await apply(dir, { yes: true });
+    expect(applied.code, applied.err).toBe(0);
+    expect(applied.err).toBe('');
+    const after = await manifest();
+    // What the plan called drift is exactly what the manifest no longer declares.
+    expect(after.agents).toEqual(['support']);
+    expect(after.platforms).toEqual(['support-team-chat']);
+    expect(Date.parse(after.appliedAt)).toBeGreaterThanOrEqual(Date.parse(before.appliedAt));
+    // A repeat with nothing to apply still records it (the server answers unchanged).
+    const from2 = proxy.requests.length;
+    const noop = await apply(dir, { yes: true });
+    expect(noop.out).toMatch(/Nothing to apply/);
+    expect(manifestRequests(from2).map((r) => r.method)).toEqual(['PUT']);
+    expect(await manifest()).toEqual(after);
+  });
+
+  it('records the whole project with --only: drift is about what the project declares anywhere', async () => {
+    const dir = await project();
+    expect((await apply(dir, { yes: true, only: 'agents' })).code).toBe(0);
+    expect(await manifest()).toMatchObject({ agents: ['ops', 'support'], watchers: ['daily'] });
+  });
+
+  it('warns when it cannot be recorded, and the apply still succeeds: its changes are made', async () => {
+    const dir = await project();
+    expect((await apply(dir, { yes: true })).code).toBe(0);
+    // Nothing to apply: the first write is the manifest's.
+    proxy.failWriteAt(1);
+    const noop = await apply(dir, { yes: true });
+    proxy.failWriteAt(0);
+    expect(noop.code, noop.err).toBe(0);
+    expect(noop.out).toMatch(/Nothing to apply/);
+    expect(noop.err.split('\n')).toEqual([
+      'svc apply: warning: the changes were applied, but recording what the project declares failed: disk full (internal_error)',
+      '  until it is recorded, the console cannot tell what svc apply manages from drift; run svc apply again to record it',
+    ]);
+
+    // One change, then the manifest: the change is made and said so, the warning follows.
+    await writeFile(join(dir, 'agents/support/SOUL.md'), 'Be patient.\n');
+    proxy.failWriteAt(2);
+    const changed = await apply(dir, { yes: true, concurrency: 1 });
+    proxy.failWriteAt(0);
+    expect(changed.code, changed.err).toBe(0);
+    expect(changed.out).toMatch(/Applied 1 change to org default\./);
+    expect(changed.err).toMatch(/^svc apply: warning: the changes were applied, but recording/);
+    const { agent } = (await server.call('GET', '/api/default/agents/support?include=config')).body;
+    expect(agent.config['SOUL.md']).toBe('Be patient.\n');
   });
 });
 

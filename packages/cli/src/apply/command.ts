@@ -17,6 +17,7 @@ import { checkLink, type Io } from '../session/commands.js';
 import { onOrg } from '../session/org.js';
 import { resolveSession } from '../session/resolve.js';
 import { describeFailure, executePlan, type RowResult } from './execute.js';
+import { projectManifest, recordManifest } from './manifest.js';
 import { checkAgainstOrgSecrets } from './org-secrets.js';
 import { type PlatformAnswer, webhookInstructions } from './webhooks.js';
 
@@ -47,7 +48,8 @@ export interface ApplyIo extends Io {
 }
 
 /**
- * Exit codes: 0 applied, or nothing to apply; 1 any error (the project is invalid, variables are
+ * Exit codes: 0 applied, or nothing to apply (a manifest that could not be recorded afterwards is
+ * a warning: the changes are made); 1 any error (the project is invalid, variables are
  * missing, the server refused, a write failed, the prompt was declined or could not be shown);
  * 2 with `--dry-run --detailed-exitcode` when changes are pending.
  */
@@ -148,7 +150,10 @@ export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<numb
     fromOrg = checked.fromOrg;
   }
   const state = await onOrg(client, session.org, () => readServerState(client, session.org));
-  const plan = computePlan(session.org, desiredState(project), state, flags.only);
+  const desired = desiredState(project);
+  const plan = computePlan(session.org, desired, state, flags.only);
+  // After a successful apply only: what the project declares, so that the server knows drift.
+  const record = () => recordManifest(client, session.org, projectManifest(desired, dir), io.err);
   const counts = summary(plan);
   const pending = counts.create + counts.update;
 
@@ -176,6 +181,7 @@ export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<numb
   if (flags.dryRun) return flags.detailedExitcode && pending > 0 ? EXIT.pending : EXIT.ok;
   if (pending === 0) {
     if (!flags.json) io.out('Nothing to apply: the org already matches the project.');
+    await record();
     return EXIT.ok;
   }
   if (!flags.yes) {
@@ -203,6 +209,7 @@ export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<numb
       `Applied ${outcome.done.length} change${outcome.done.length === 1 ? '' : 's'} to org ${session.org}.`,
     );
     for (const line of webhooks) say(line);
+    await record();
     return EXIT.ok;
   }
   // Platforms written before the failure are live: their URLs are needed whatever comes next.

@@ -275,13 +275,17 @@ const nonGet = (delta: Record<string, number>) =>
 
 const SCHEMA_ROUTE = 'POST /api/:org/operations/manage_entity_schema';
 const PLAN_READS = { 'GET /api/:org/agents': 1, [SCHEMA_ROUTE]: 1 };
+/** What a successful apply sends last, whatever it changed: the ids the project declares. */
+const MANIFEST_ROUTE = 'PUT /api/:org/apply-manifest';
 
 /**
- * Writes the server received: its non-GET requests, less the schema `list` that every plan sends.
- * That read is a POST on the same route as the schema upserts, so /metrics alone cannot tell them
- * apart; each plan sends exactly one (asserted below as PLAN_READS).
+ * Writes of resources the server received: its non-GET requests, less the schema `list` that every
+ * plan sends and the manifest's PUT (counted on its own). The `list` is a POST on the same route as
+ * the schema upserts, so /metrics alone cannot tell them apart; each plan sends exactly one
+ * (asserted below as PLAN_READS).
  */
-const serverWrites = (delta: Record<string, number>, plans: number) => nonGet(delta) - plans;
+const serverWrites = (delta: Record<string, number>, plans: number) =>
+  nonGet(delta) - plans - (delta[MANIFEST_ROUTE] ?? 0);
 
 // ---- an org holding the base project ----------------------------------------------------------
 
@@ -886,6 +890,7 @@ describe('svc apply: changing each kind of field updates exactly that row', () =
       expect(applied.code, applied.err).toBe(0);
       const delta = since(beforeApply, await serverRequests());
       expect(serverWrites(delta, 1), JSON.stringify(delta)).toBe(1);
+      expect(delta[MANIFEST_ROUTE], 'then the manifest').toBe(1);
       const view = await serverView(ids);
       expect(c.read(view)).toEqual(expected);
       expect(row?.changes[0]?.after).toEqual('planned' in c ? c.planned : expected);
@@ -976,7 +981,7 @@ describe('svc apply: a domain with a leading dot', () => {
 });
 
 describe('svc apply: writes counted by the server', () => {
-  it('a no-op re-apply adds zero writes; a plan takes at most 4 requests', async () => {
+  it('a no-op re-apply writes nothing but its unchanged manifest; a plan takes at most 4 requests', async () => {
     const ids = newIds();
     const token = await newOrg(ids);
     const dir = await writeFiles(BASE, ids);
@@ -988,17 +993,22 @@ describe('svc apply: writes counted by the server', () => {
     expect(first.out).toMatch(/Applied 8 changes/);
     expect(serverWrites(since(before, await serverRequests()), 1)).toBe(8);
     const snapshot = await serverView(ids);
+    const manifest = (await server.call('GET', `/api/${ids.org}/apply-manifest`)).body.manifest;
+    expect(manifest.agents).toEqual([ids.ops, ids.support].sort());
 
     before = await serverRequests();
     const again = await apply(dir, token, { org: ids.org, yes: true });
     expect(again.code).toBe(0);
     expect(again.out).toMatch(/Nothing to apply/);
     const delta = since(before, await serverRequests());
-    // The two reads of the plan, and nothing else: no POST agents, PATCH config or PUT platform.
-    expect(delta).toEqual(PLAN_READS);
+    // The two reads of the plan and the manifest, and nothing else: no POST agents, PATCH config
+    // or PUT platform.
+    expect(delta).toEqual({ ...PLAN_READS, [MANIFEST_ROUTE]: 1 });
     expect(serverWrites(delta, 1)).toBe(0);
-    // Nothing moved on the server either: updated_at moves only on real change.
+    // Nothing moved on the server either: updated_at (and the manifest's appliedAt) move only on
+    // real change.
     expect(await serverView(ids)).toEqual(snapshot);
+    expect((await server.call('GET', `/api/${ids.org}/apply-manifest`)).body.manifest).toEqual(manifest);
 
     before = await serverRequests();
     await plan(dir, token, ids.org);

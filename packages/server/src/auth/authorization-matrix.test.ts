@@ -325,6 +325,15 @@ const BODIES: Record<string, () => unknown> = {
     config: SLACK_CONFIG,
   }),
   'POST /api/:org/operations/manage_entity_schema': () => ({ action: 'list' }),
+  // The same declaration again is "unchanged".
+  'PUT /api/:org/apply-manifest': () => ({
+    project: 'matrix',
+    agents: [AGENT],
+    platforms: [stablePlatformId(AGENT, 'team_chat')],
+    entityTypes: ['person'],
+    relationshipTypes: ['matrix-knows'],
+    watchers: ['matrix-watcher'],
+  }),
   'PUT /api/:org/secrets/:name': () => ({ value: 'matrix-value' }),
   'PATCH /api/:org/watchers/:slug': () => ({ status: 'active' }),
   // Made again, it is "unchanged".

@@ -10,6 +10,8 @@ export interface UpsertTable {
   values: string[];
   /** Columns to answer with. */
   returning: string[];
+  /** The column set to `now()` when a value changes; default `updated_at`. */
+  stamp?: string;
 }
 
 export interface UpsertStatements {
@@ -30,7 +32,13 @@ function prepared(text: string): QueryConfig {
  * `write` then handles every other case, races included: it updates only when a value differs,
  * so `updated_at` stays put on a repeat that slipped past the check.
  */
-export function upsertStatements({ table, keys, values, returning }: UpsertTable): UpsertStatements {
+export function upsertStatements({
+  table,
+  keys,
+  values,
+  returning,
+  stamp = 'updated_at',
+}: UpsertTable): UpsertStatements {
   const columns = [...keys, ...values];
   const params = columns.map((_, i) => `$${i + 1}`);
   const valueParams = params.slice(keys.length);
@@ -43,7 +51,7 @@ export function upsertStatements({ table, keys, values, returning }: UpsertTable
     WITH up AS (
       INSERT INTO ${table} (${columns.join(', ')}) VALUES (${params.join(', ')})
       ON CONFLICT (${keys.join(', ')}) DO UPDATE
-         SET ${values.map((v) => `${v} = excluded.${v}`).join(', ')}, updated_at = now()
+         SET ${values.map((v) => `${v} = excluded.${v}`).join(', ')}, ${stamp} = now()
        WHERE (${values.map((v) => `${table}.${v}`).join(', ')}) IS DISTINCT FROM (${values.map((v) => `excluded.${v}`).join(', ')})
       RETURNING ${cols}, (xmax = 0) AS inserted
     )
