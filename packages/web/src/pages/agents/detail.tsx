@@ -5,6 +5,7 @@ import { useSession } from '../../session';
 import { useLoad } from '../../ui/load';
 import { Loading, Page, Status, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
+import { loadManifest, Managed, ManifestNote } from './managed';
 
 type Platform = {
   type: string;
@@ -14,9 +15,15 @@ type Platform = {
   config: Record<string, unknown>;
 };
 
+/**
+ * The URL a platform calls: absolute when SVC_PUBLIC_URL is set, else a path of this server, which
+ * the platform needs whole.
+ */
+const absolute = (url: string) => (url.startsWith('/') ? `${location.origin}${url}` : url);
+
 /** What a person does on the platform's side so that its messages reach this webhook. */
 function ConnectStep({ platform }: { platform: Platform }) {
-  const url = <code>{platform.webhookUrl}</code>;
+  const url = <code>{absolute(platform.webhookUrl)}</code>;
   if (platform.type === 'team_chat') {
     return (
       <p class="hint">
@@ -68,6 +75,9 @@ export default function AgentPage({ org, agentId }: { org: string; agentId: stri
       ),
     [org, agentId],
   );
+  const manifest = useLoad(() => loadManifest(org), [org]);
+  const declared = manifest.data?.agents.includes(agentId) ?? false;
+  const drift = manifest.data !== undefined && manifest.data !== null && !declared;
   const remove = async () => {
     if (
       !confirm(
@@ -94,6 +104,10 @@ export default function AgentPage({ org, agentId }: { org: string; agentId: stri
       <Loading loaded={agent}>
         {({ agent }) => (
           <>
+            <p>
+              <Managed manifest={manifest.data} declared={declared} />
+            </p>
+            <ManifestNote manifest={manifest.data} />
             <dl class="facts">
               <dt>Agent id</dt>
               <dd class="mono">{agent.agentId}</dd>
@@ -129,13 +143,17 @@ export default function AgentPage({ org, agentId }: { org: string; agentId: stri
               <div class="card" key={platform.stableId}>
                 <p>
                   <strong>{platform.name ?? platform.type}</strong> <span class="badge">{platform.type}</span>{' '}
+                  <Managed
+                    manifest={manifest.data}
+                    declared={manifest.data?.platforms.includes(platform.stableId) ?? false}
+                  />{' '}
                   <Status value={platform.status} />
                 </p>
                 <dl class="facts">
                   <dt>Stable id</dt>
                   <dd class="mono">{platform.stableId}</dd>
                   <dt>Webhook URL</dt>
-                  <dd class="mono">{platform.webhookUrl}</dd>
+                  <dd class="mono">{absolute(platform.webhookUrl)}</dd>
                 </dl>
                 <ConnectStep platform={platform} />
                 {platform.problems.map((problem) => (
@@ -160,10 +178,18 @@ export default function AgentPage({ org, agentId }: { org: string; agentId: stri
             {can('admin') ? (
               <>
                 <h2>Delete</h2>
-                <p class="hint">
-                  An agent that no project declares is drift: <code>svc apply</code> never deletes it. Delete
-                  it here.
-                </p>
+                {drift ? (
+                  <p class="notice">
+                    No project declares this agent (it is drift): <code>svc apply</code> will never delete it.
+                    Delete it here if it is no longer wanted.
+                  </p>
+                ) : (
+                  <p class="hint">
+                    {declared
+                      ? 'The latest svc apply declares this agent: it would be created again by the next apply. Remove it from the project first.'
+                      : 'svc apply never deletes an agent: one that no project declares is deleted here.'}
+                  </p>
+                )}
                 <button type="button" class="danger" onClick={remove}>
                   Delete agent {agent.agentId}
                 </button>

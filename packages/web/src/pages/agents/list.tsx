@@ -1,6 +1,7 @@
 import { api, href, must } from '../../api/client';
 import { useLoad } from '../../ui/load';
 import { Loading, Page, Status } from '../../ui/page';
+import { loadManifest, Managed, ManifestNote } from './managed';
 
 /** The org's agents: what each is, where it listens, whether its providers and platforms work. */
 export default function AgentsPage({ org }: { org: string }) {
@@ -9,8 +10,10 @@ export default function AgentsPage({ org }: { org: string }) {
       must(api.GET('/api/{org}/agents', { params: { path: { org }, query: { include: ['platforms'] } } })),
     [org],
   );
+  const manifest = useLoad(() => loadManifest(org), [org]);
   return (
     <Page title="Agents">
+      <ManifestNote manifest={manifest.data} />
       <Loading loaded={agents}>
         {({ agents }) =>
           agents.length === 0 ? (
@@ -41,7 +44,11 @@ export default function AgentsPage({ org }: { org: string }) {
                       <tr key={agent.agentId}>
                         <td>
                           <a href={href(`/orgs/${org}/agents/${agent.agentId}`)}>{agent.name}</a>{' '}
-                          <span class="badge mono">{agent.agentId}</span>
+                          <span class="badge mono">{agent.agentId}</span>{' '}
+                          <Managed
+                            manifest={manifest.data}
+                            declared={manifest.data?.agents.includes(agent.agentId) ?? false}
+                          />
                         </td>
                         <td>{agent.description}</td>
                         <td>{(agent.platforms ?? []).map((p) => p.type).join(', ') || '—'}</td>

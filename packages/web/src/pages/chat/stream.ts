@@ -110,7 +110,9 @@ export function useConversation(agentId: string, conversationId: string) {
             else if (refused) retry = setTimeout(reopen, 3000);
             else open();
           },
-          () => !closed && (retry = setTimeout(reopen, 3000)),
+          () => {
+            if (!closed) retry = setTimeout(reopen, 3000);
+          },
         );
 
     history(agentId, conversationId).then(

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { SLACK_CONFIG } from '../../server/test/platform-configs.js';
+import { ADMIN_PASSWORD, checkPage, openBrowser, signIn, startConsoleServer } from './console.js';
+
+describe('agents in the console: managed by svc apply, or drift deleted from its page', async () => {
+  const server = await startConsoleServer();
+  const browser = await openBrowser(server);
+  for (const [agentId, name] of [
+    ['support', 'Support'],
+    ['legacy', 'Legacy bot'],
+  ]) {
+    await server.call('POST', '/api/default/agents', { body: { agentId, name } });
+  }
+  const platform = await server.call(
+    'PUT',
+    '/api/default/agents/support/platforms/by-stable-id/support-team-chat',
+    { body: { type: 'team_chat', config: SLACK_CONFIG } },
+  );
+  expect(platform.status).toBeLessThan(300);
+  // What `svc apply` records at its end: this project declares `support` and its platform only.
+  const manifest = await server.call('PUT', '/api/default/apply-manifest', {
+    body: {
+      project: 'quickstart',
+      agents: ['support'],
+      platforms: ['support-team-chat'],
+      entityTypes: [],
+      relationshipTypes: [],
+      watchers: [],
+    },
+  });
+  expect(manifest.status).toBe(201);
+
+  it('marks what the latest apply declared, and shows a platform with its webhook and the step that connects it', async () => {
+    const page = await browser.newPage();
+    await signIn(page, server, ADMIN_PASSWORD, '/orgs/default/agents');
+    await page.getByRole('link', { name: 'Legacy bot' }).waitFor();
+    await page.getByText('drift: declared nowhere').waitFor();
+    const rows = page.getByRole('row');
+    expect(await rows.filter({ hasText: 'Support' }).getByText('managed by svc apply').count()).toBe(1);
+    expect(await rows.filter({ hasText: 'Legacy bot' }).getByText('drift: declared nowhere').count()).toBe(1);
+
+    await page.getByRole('link', { name: 'Support' }).click();
+    await page.getByRole('heading', { name: 'Support', level: 1 }).waitFor();
+    const webhook = `${server.url}/api/v1/webhooks/support-team-chat`;
+    expect(await page.getByText(webhook).count()).toBeGreaterThan(0);
+    expect(await page.getByText(/Event Subscriptions, set the Request URL/).count()).toBe(1);
+    await checkPage(page, 'agent-platforms');
+    await page.context().close();
+  });
+
+  it('deletes a drift agent from its page, after asking', async () => {
+    const page = await browser.newPage();
+    await signIn(page, server, ADMIN_PASSWORD, '/orgs/default/agents/legacy');
+    await page.getByRole('heading', { name: 'Legacy bot', level: 1 }).waitFor();
+    await page.getByText(/No project declares this agent/).waitFor();
+    await checkPage(page, 'agent-drift');
+
+    // Dismissed: nothing happens.
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await page.getByRole('button', { name: 'Delete agent legacy' }).click();
+    expect((await server.call('GET', '/api/default/agents/legacy')).status).toBe(200);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete agent legacy' }).click();
+    await page.getByRole('heading', { name: 'Agents', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Support' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Legacy bot' }).count()).toBe(0);
+    expect((await server.call('GET', '/api/default/agents/legacy')).status).toBe(404);
+    await page.context().close();
+  });
+
+  it('reached no host but the server, and logged no script or CSP error', () => {
+    expect(browser.foreignRequests).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
+  });
+});
