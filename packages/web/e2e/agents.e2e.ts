@@ -40,9 +40,10 @@ describe('agents in the console: managed by svc apply, or drift deleted from its
     expect(await rows.filter({ hasText: 'Legacy bot' }).getByText('drift: declared nowhere').count()).toBe(1);
 
     await page.getByRole('link', { name: 'Support' }).click();
-    await page.getByRole('heading', { name: 'Support', level: 1 }).waitFor();
+    // Exact: before the agent is loaded, the heading is its id ("support").
+    await page.getByRole('heading', { name: 'Support', level: 1, exact: true }).waitFor();
     const webhook = `${server.url}/api/v1/webhooks/support-team-chat`;
-    expect(await page.getByText(webhook).count()).toBeGreaterThan(0);
+    await page.getByText(webhook).first().waitFor();
     expect(await page.getByText(/Event Subscriptions, set the Request URL/).count()).toBe(1);
     await checkPage(page, 'agent-platforms');
     await page.context().close();

@@ -37,7 +37,7 @@ describe('signing in to the console (served under SVC_BASE_PATH)', async () => {
 
     // A page's URL opens that page, after a reload too.
     await page.getByRole('link', { name: 'Support' }).click();
-    await page.getByRole('heading', { name: 'Support' }).waitFor();
+    await page.getByRole('heading', { name: 'Support', exact: true }).waitFor();
     await page.reload();
     await page.getByRole('heading', { name: 'Support' }).waitFor();
     expect(page.url()).toBe(`${server.url}/orgs/default/agents/support`);
