@@ -1,6 +1,7 @@
 import { api, href, must } from '../../api/client';
 import { useLoad } from '../../ui/load';
 import { Loading, Page, Status } from '../../ui/page';
+import { Table } from '../../ui/table';
 import { loadManifest, Managed, ManifestNote } from './managed';
 
 /** The org's agents: what each is, where it listens, whether its providers and platforms work. */
@@ -21,55 +22,43 @@ export default function AgentsPage({ org }: { org: string }) {
               No agents in {org} yet. Agents are files in a project: write one and run <code>svc apply</code>.
             </p>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <caption class="hint">Agents of {org}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Agent</th>
-                    <th scope="col">Description</th>
-                    <th scope="col">Platforms</th>
-                    <th scope="col">Providers</th>
-                    <th scope="col">
-                      <span class="sr-only">Chat</span>
-                    </th>
+            <Table
+              head={['Agent', 'Description', 'Platforms', 'Providers', <span class="sr-only">Chat</span>]}
+              caption={`Agents of ${org}`}
+              captionClass="hint"
+            >
+              {agents.map((agent) => {
+                const broken = [...agent.providers, ...(agent.platforms ?? [])].filter(
+                  (p) => p.status === 'error',
+                );
+                return (
+                  <tr key={agent.agentId}>
+                    <td>
+                      <a href={href(`/orgs/${org}/agents/${agent.agentId}`)}>{agent.name}</a>{' '}
+                      <span class="badge mono">{agent.agentId}</span>{' '}
+                      <Managed
+                        manifest={manifest.data}
+                        declared={manifest.data?.agents.includes(agent.agentId) ?? false}
+                      />
+                    </td>
+                    <td>{agent.description}</td>
+                    <td>{(agent.platforms ?? []).map((p) => p.type).join(', ') || '—'}</td>
+                    <td>
+                      {agent.providers.map((p) => p.key).join(', ') || '—'}
+                      {broken.length > 0 ? (
+                        <>
+                          {' '}
+                          <Status value="error" />
+                        </>
+                      ) : null}
+                    </td>
+                    <td>
+                      <a href={href(`/orgs/${org}/agents/${agent.agentId}/chat`)}>Chat</a>
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {agents.map((agent) => {
-                    const broken = [...agent.providers, ...(agent.platforms ?? [])].filter(
-                      (p) => p.status === 'error',
-                    );
-                    return (
-                      <tr key={agent.agentId}>
-                        <td>
-                          <a href={href(`/orgs/${org}/agents/${agent.agentId}`)}>{agent.name}</a>{' '}
-                          <span class="badge mono">{agent.agentId}</span>{' '}
-                          <Managed
-                            manifest={manifest.data}
-                            declared={manifest.data?.agents.includes(agent.agentId) ?? false}
-                          />
-                        </td>
-                        <td>{agent.description}</td>
-                        <td>{(agent.platforms ?? []).map((p) => p.type).join(', ') || '—'}</td>
-                        <td>
-                          {agent.providers.map((p) => p.key).join(', ') || '—'}
-                          {broken.length > 0 ? (
-                            <>
-                              {' '}
-                              <Status value="error" />
-                            </>
-                          ) : null}
-                        </td>
-                        <td>
-                          <a href={href(`/orgs/${org}/agents/${agent.agentId}/chat`)}>Chat</a>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+                );
+              })}
+            </Table>
           )
         }
       </Loading>

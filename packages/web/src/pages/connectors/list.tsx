@@ -6,6 +6,7 @@ import { ConnectForm } from './connect';
 import { Packages } from './packages';
 import { definitionOf, METHOD_NAMES, methodsOf } from './types';
 import './connectors.css';
+import { Table } from '../../ui/table';
 
 /** The org's connections, the connectors it has installed, and the ones this server bundles. */
 export default function ConnectorsPage({ org }: { org: string }) {
@@ -34,38 +35,29 @@ export default function ConnectorsPage({ org }: { org: string }) {
           connections.length === 0 ? (
             <p class="notice">No connection yet: connect an installed connector below.</p>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <caption class="sr-only">Connections of {org}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Connection</th>
-                    <th scope="col">Connector</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Updated</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {connections.map((connection) => (
-                    <tr key={connection.id}>
-                      <td>
-                        <a href={href(`/orgs/${org}/connections/${connection.id}`)}>
-                          {connection.displayName ?? `${connection.connectorKey} #${connection.id}`}
-                        </a>
-                      </td>
-                      <td class="mono">{connection.connectorKey}</td>
-                      <td>
-                        <Status value={connection.status} />
-                        {connection.errorMessage ? <p class="hint">{connection.errorMessage}</p> : null}
-                      </td>
-                      <td>
-                        <Time at={connection.updatedAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              head={['Connection', 'Connector', 'Status', 'Updated']}
+              caption={`Connections of ${org}`}
+              captionClass="sr-only"
+            >
+              {connections.map((connection) => (
+                <tr key={connection.id}>
+                  <td>
+                    <a href={href(`/orgs/${org}/connections/${connection.id}`)}>
+                      {connection.displayName ?? `${connection.connectorKey} #${connection.id}`}
+                    </a>
+                  </td>
+                  <td class="mono">{connection.connectorKey}</td>
+                  <td>
+                    <Status value={connection.status} />
+                    {connection.errorMessage ? <p class="hint">{connection.errorMessage}</p> : null}
+                  </td>
+                  <td>
+                    <Time at={connection.updatedAt} />
+                  </td>
+                </tr>
+              ))}
+            </Table>
           )
         }
       </Loading>

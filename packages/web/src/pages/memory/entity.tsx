@@ -3,6 +3,7 @@ import { api, href, must } from '../../api/client';
 import { useLoad } from '../../ui/load';
 import { Loading, Page, Time } from '../../ui/page';
 import './memory.css';
+import { Table } from '../../ui/table';
 import { Relationships } from './relationships';
 import { EventList } from './results';
 
@@ -46,24 +47,14 @@ export default function EntityPage({ org, entityId }: { org: string; entityId: s
             {entity.identities.length === 0 ? (
               <p>None: no identity finds this entity.</p>
             ) : (
-              <div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Namespace</th>
-                      <th scope="col">Value</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {entity.identities.map((identity) => (
-                      <tr key={`${identity.namespace}:${identity.value}`}>
-                        <td class="mono">{identity.namespace}</td>
-                        <td class="mono">{identity.value}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table head={['Namespace', 'Value']}>
+                {entity.identities.map((identity) => (
+                  <tr key={`${identity.namespace}:${identity.value}`}>
+                    <td class="mono">{identity.namespace}</td>
+                    <td class="mono">{identity.value}</td>
+                  </tr>
+                ))}
+              </Table>
             )}
 
             <h2>Traits</h2>

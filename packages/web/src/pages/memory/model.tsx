@@ -1,6 +1,7 @@
 import { api, must } from '../../api/client';
 import { useLoad } from '../../ui/load';
 import { Loading } from '../../ui/page';
+import { Table } from '../../ui/table';
 
 const rule = (side: string | string[]) => (Array.isArray(side) ? side.join(' | ') : side);
 
@@ -33,57 +34,33 @@ export function MemoryModel({ org }: { org: string }) {
               {entityTypes.length === 0 ? (
                 <p>None declared.</p>
               ) : (
-                <div class="table-wrap">
-                  <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">Type</th>
-                        <th scope="col">Name</th>
-                        <th scope="col">Description</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {entityTypes.map((type) => (
-                        <tr key={type.slug}>
-                          <td class="mono">{type.slug}</td>
-                          <td>{type.name}</td>
-                          <td>{type.description ?? '—'}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <Table head={['Type', 'Name', 'Description']}>
+                  {entityTypes.map((type) => (
+                    <tr key={type.slug}>
+                      <td class="mono">{type.slug}</td>
+                      <td>{type.name}</td>
+                      <td>{type.description ?? '—'}</td>
+                    </tr>
+                  ))}
+                </Table>
               )}
               <h3>Relationship types</h3>
               {relationshipTypes.length === 0 ? (
                 <p>None declared.</p>
               ) : (
-                <div class="table-wrap">
-                  <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">Type</th>
-                        <th scope="col">Name</th>
-                        <th scope="col">Joins</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {relationshipTypes.map((type) => (
-                        <tr key={type.slug}>
-                          <td class="mono">{type.slug}</td>
-                          <td>{type.name}</td>
-                          <td>
-                            {(type.rules ?? []).length === 0
-                              ? 'any two entities'
-                              : (type.rules ?? [])
-                                  .map((r) => `${rule(r.source)} → ${rule(r.target)}`)
-                                  .join(', ')}
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <Table head={['Type', 'Name', 'Joins']}>
+                  {relationshipTypes.map((type) => (
+                    <tr key={type.slug}>
+                      <td class="mono">{type.slug}</td>
+                      <td>{type.name}</td>
+                      <td>
+                        {(type.rules ?? []).length === 0
+                          ? 'any two entities'
+                          : (type.rules ?? []).map((r) => `${rule(r.source)} → ${rule(r.target)}`).join(', ')}
+                      </td>
+                    </tr>
+                  ))}
+                </Table>
               )}
             </>
           );

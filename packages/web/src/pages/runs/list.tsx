@@ -6,6 +6,7 @@ import { Loading, Page, Status, Time } from '../../ui/page';
 import { FilterForm, filtersOf, type RunFilters } from './filters';
 import { RunSubject } from './subject';
 import './runs.css';
+import { Table } from '../../ui/table';
 
 const OPEN = new Set(['pending', 'running']);
 
@@ -52,48 +53,35 @@ export default function RunsPage({ org }: { org: string }) {
                 No run{Object.keys(filters).length > 0 ? ' matches these filters' : ' yet'}.
               </p>
             ) : (
-              <div class="table-wrap">
-                <table>
-                  <caption class="sr-only">Runs of {org}, newest first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Run</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">What</th>
-                      <th scope="col">Items</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Ended</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((run) => (
-                      <tr key={run.id}>
-                        <td>
-                          <a href={href(`/orgs/${org}/runs/${run.id}`)}>#{run.id}</a>{' '}
-                          <span class="badge">{run.runType}</span>
-                        </td>
-                        <td>
-                          <Status value={run.status} />
-                          {run.approvalStatus === 'pending' ? (
-                            <span class="badge">awaiting approval</span>
-                          ) : null}
-                          {run.errorMessage ? <p class="hint run-error">{run.errorMessage}</p> : null}
-                        </td>
-                        <td>
-                          <RunSubject org={org} run={run} />
-                        </td>
-                        <td>{run.itemsCollected}</td>
-                        <td>
-                          <Time at={run.createdAt} />
-                        </td>
-                        <td>
-                          <Time at={run.completedAt} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                head={['Run', 'Status', 'What', 'Items', 'Created', 'Ended']}
+                caption={`Runs of ${org}, newest first`}
+                captionClass="sr-only"
+              >
+                {list.map((run) => (
+                  <tr key={run.id}>
+                    <td>
+                      <a href={href(`/orgs/${org}/runs/${run.id}`)}>#{run.id}</a>{' '}
+                      <span class="badge">{run.runType}</span>
+                    </td>
+                    <td>
+                      <Status value={run.status} />
+                      {run.approvalStatus === 'pending' ? <span class="badge">awaiting approval</span> : null}
+                      {run.errorMessage ? <p class="hint run-error">{run.errorMessage}</p> : null}
+                    </td>
+                    <td>
+                      <RunSubject org={org} run={run} />
+                    </td>
+                    <td>{run.itemsCollected}</td>
+                    <td>
+                      <Time at={run.createdAt} />
+                    </td>
+                    <td>
+                      <Time at={run.completedAt} />
+                    </td>
+                  </tr>
+                ))}
+              </Table>
             )}
             <nav class="pager" aria-label="Pages of runs">
               {cursor ? <a href={search(filters)}>Newest runs</a> : null}

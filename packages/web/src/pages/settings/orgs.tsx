@@ -3,6 +3,7 @@ import { api, href, must } from '../../api/client';
 import { useLoad } from '../../ui/load';
 import { Loading, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
+import { Table } from '../../ui/table';
 
 /** Every org of the deployment: for the deployment admin (the admin password) only. */
 export function Orgs() {
@@ -31,32 +32,21 @@ export function Orgs() {
       <h2 id="orgs-title">Orgs</h2>
       <Loading loaded={orgs}>
         {({ orgs }) => (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Slug</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {orgs.map((org) => (
-                  <tr key={org.slug}>
-                    <td>
-                      <a href={href(`/orgs/${org.slug}/settings`)} class="mono">
-                        {org.slug}
-                      </a>
-                    </td>
-                    <td>{org.name}</td>
-                    <td>
-                      <Time at={org.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table head={['Slug', 'Name', 'Created']}>
+            {orgs.map((org) => (
+              <tr key={org.slug}>
+                <td>
+                  <a href={href(`/orgs/${org.slug}/settings`)} class="mono">
+                    {org.slug}
+                  </a>
+                </td>
+                <td>{org.name}</td>
+                <td>
+                  <Time at={org.createdAt} />
+                </td>
+              </tr>
+            ))}
+          </Table>
         )}
       </Loading>
       <form class="inline settings-form" onSubmit={save}>

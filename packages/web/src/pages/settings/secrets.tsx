@@ -4,6 +4,7 @@ import { useSession } from '../../session';
 import { useLoad } from '../../ui/load';
 import { Loading, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
+import { Table } from '../../ui/table';
 
 /**
  * The org's secrets by name: references (`$NAME`) resolve to them. A value goes in and never comes
@@ -47,26 +48,16 @@ export function Secrets({ org }: { org: string }) {
           secrets.length === 0 ? (
             <p>No secret in {org}.</p>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Updated</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {secrets.map((secret) => (
-                    <tr key={secret.name}>
-                      <td class="mono">{secret.name}</td>
-                      <td>
-                        <Time at={secret.updatedAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table head={['Name', 'Updated']}>
+              {secrets.map((secret) => (
+                <tr key={secret.name}>
+                  <td class="mono">{secret.name}</td>
+                  <td>
+                    <Time at={secret.updatedAt} />
+                  </td>
+                </tr>
+              ))}
+            </Table>
           )
         }
       </Loading>

@@ -4,6 +4,7 @@ import { useSession } from '../../session';
 import { useLoad } from '../../ui/load';
 import { Loading, Status, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
+import { Table } from '../../ui/table';
 import { NewTokenSecret } from './new-token';
 
 const SCOPES = ['read', 'write', 'messages', 'admin'] as const;
@@ -59,52 +60,38 @@ export function Tokens({ org }: { org: string }) {
           tokens.length === 0 ? (
             <p>No token in {org}.</p>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Scopes</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">
-                      <span class="sr-only">Revoke</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {tokens.map((token) => (
-                    <tr key={token.id}>
-                      <td>
-                        {token.name}
-                        <div class="hint">
-                          created <Time at={token.createdAt} />,{' '}
-                          {token.expiresAt ? (
-                            <>
-                              expires <Time at={token.expiresAt} />
-                            </>
-                          ) : (
-                            'never expires'
-                          )}
-                        </div>
-                      </td>
-                      <td>{token.scopes.join(', ')}</td>
-                      <td>
-                        <Time at={token.lastUsedAt} />
-                      </td>
-                      <td>
-                        {token.revokedAt ? (
-                          <Status value="revoked" />
-                        ) : (
-                          <button type="button" class="danger" onClick={() => revoke(token.id, token.name)}>
-                            Revoke<span class="sr-only"> token {token.name}</span>
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table head={['Name', 'Scopes', 'Last used', <span class="sr-only">Revoke</span>]}>
+              {tokens.map((token) => (
+                <tr key={token.id}>
+                  <td>
+                    {token.name}
+                    <div class="hint">
+                      created <Time at={token.createdAt} />,{' '}
+                      {token.expiresAt ? (
+                        <>
+                          expires <Time at={token.expiresAt} />
+                        </>
+                      ) : (
+                        'never expires'
+                      )}
+                    </div>
+                  </td>
+                  <td>{token.scopes.join(', ')}</td>
+                  <td>
+                    <Time at={token.lastUsedAt} />
+                  </td>
+                  <td>
+                    {token.revokedAt ? (
+                      <Status value="revoked" />
+                    ) : (
+                      <button type="button" class="danger" onClick={() => revoke(token.id, token.name)}>
+                        Revoke<span class="sr-only"> token {token.name}</span>
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </Table>
           )
         }
       </Loading>

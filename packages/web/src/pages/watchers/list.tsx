@@ -3,6 +3,7 @@ import { useLoad } from '../../ui/load';
 import { Loading, Page, Status, Time } from '../../ui/page';
 import { Span, WatcherStatus } from './parts';
 import './watchers.css';
+import { Table } from '../../ui/table';
 
 /** The org's watchers: whether each runs, when next, how its last window went. */
 export default function WatchersPage({ org }: { org: string }) {
@@ -17,55 +18,45 @@ export default function WatchersPage({ org }: { org: string }) {
               <code>svc apply</code>.
             </p>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <caption class="hint">Watchers of {org}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Watcher</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Failures in a row</th>
-                    <th scope="col">Next run</th>
-                    <th scope="col">Last window</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {watchers.map((watcher) => (
-                    <tr key={watcher.slug}>
-                      <td>
-                        <a href={href(`/orgs/${org}/watchers/${watcher.slug}`)}>{watcher.name}</a>{' '}
-                        <span class="badge mono">{watcher.slug}</span>
+            <Table
+              head={['Watcher', 'Status', 'Failures in a row', 'Next run', 'Last window']}
+              caption={`Watchers of ${org}`}
+              captionClass="hint"
+            >
+              {watchers.map((watcher) => (
+                <tr key={watcher.slug}>
+                  <td>
+                    <a href={href(`/orgs/${org}/watchers/${watcher.slug}`)}>{watcher.name}</a>{' '}
+                    <span class="badge mono">{watcher.slug}</span>
+                    <div class="hint">
+                      agent {watcher.agent}, <code>{watcher.schedule}</code> {watcher.timezone}
+                    </div>
+                  </td>
+                  <td>
+                    <WatcherStatus watcher={watcher} />
+                  </td>
+                  <td>
+                    {watcher.consecutiveFailures}
+                    {watcher.lastError ? <div class="watcher-error">{watcher.lastError}</div> : null}
+                  </td>
+                  <td>
+                    <Time at={watcher.nextRunAt} />
+                  </td>
+                  <td>
+                    {watcher.lastWindow ? (
+                      <>
+                        <Status value={watcher.lastWindow.status} />
                         <div class="hint">
-                          agent {watcher.agent}, <code>{watcher.schedule}</code> {watcher.timezone}
+                          <Span window={watcher.lastWindow} />
                         </div>
-                      </td>
-                      <td>
-                        <WatcherStatus watcher={watcher} />
-                      </td>
-                      <td>
-                        {watcher.consecutiveFailures}
-                        {watcher.lastError ? <div class="watcher-error">{watcher.lastError}</div> : null}
-                      </td>
-                      <td>
-                        <Time at={watcher.nextRunAt} />
-                      </td>
-                      <td>
-                        {watcher.lastWindow ? (
-                          <>
-                            <Status value={watcher.lastWindow.status} />
-                            <div class="hint">
-                              <Span window={watcher.lastWindow} />
-                            </div>
-                          </>
-                        ) : (
-                          'none yet'
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                      </>
+                    ) : (
+                      'none yet'
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </Table>
           )
         }
       </Loading>
