@@ -51,3 +51,58 @@ export function usePaged<T, D>(
   };
   return { first, rows, hasMore: Boolean(cursor), more, moreError };
 }
+
+export interface LoadMore<T> {
+  /** Every row loaded so far (a page can take some away, as when one is decided). */
+  rows: T[];
+  setRows(update: (previous: T[]) => T[]): void;
+  /** Whether a page is being loaded: the first, or a next. */
+  loading: boolean;
+  /** Why the last page failed. */
+  error: Error | null;
+  /** Whether there is a page after the rows. */
+  hasMore: boolean;
+  /** Loads the next page after the rows. */
+  more(): void;
+}
+
+/**
+ * A "load more" list that shows its rows while it loads: the first page when `deps` change (an
+ * answer that arrives after a newer request started is dropped), each next page appended on
+ * `more()`. `page(cursor)` fetches one page: its rows and next cursor.
+ */
+export function useLoadMore<T>(page: (cursor?: string) => Promise<Page<T>>, deps: unknown[]): LoadMore<T> {
+  const [rows, setRows] = useState<T[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<Error | null>(null);
+  const load = async (after: string | null, current: { stale: boolean }) => {
+    setLoading(true);
+    try {
+      const next = await page(after ?? undefined);
+      if (current.stale) return;
+      setRows((previous) => (after ? [...previous, ...next.rows] : next.rows));
+      setCursor(next.nextCursor);
+      setError(null);
+    } catch (failure) {
+      if (!current.stale) setError(failure as Error);
+    } finally {
+      if (!current.stale) setLoading(false);
+    }
+  };
+  useEffect(() => {
+    const current = { stale: false };
+    void load(null, current);
+    return () => {
+      current.stale = true;
+    };
+  }, deps);
+  return {
+    rows,
+    setRows,
+    loading,
+    error,
+    hasMore: Boolean(cursor),
+    more: () => void load(cursor, { stale: false }),
+  };
+}

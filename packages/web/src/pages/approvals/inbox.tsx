@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, href, must } from '../../api/client';
 import { Page } from '../../ui/page';
+import { useLoadMore } from '../../ui/paged';
 import { ProblemNote } from '../../ui/problem';
 import './inbox.css';
 import { InboxItem, type Item } from './item';
@@ -17,39 +18,28 @@ export default function ApprovalsInbox({ org }: { org: string }) {
   const status: StatusFilter = STATUSES.includes(query.status as StatusFilter)
     ? (query.status as StatusFilter)
     : 'pending';
-  const [items, setItems] = useState<Item[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<Error | null>(null);
   const [said, setSaid] = useState('');
   const [generation, setGeneration] = useState(0);
   const saidRef = useRef<HTMLParagraphElement>(null);
 
-  const load = async (after: string | null, current: { stale: boolean }) => {
-    setLoading(true);
-    try {
+  const {
+    rows: items,
+    setRows: setItems,
+    loading,
+    error,
+    hasMore,
+    more,
+  } = useLoadMore(
+    async (after?: string) => {
       const page = await must(
         api.GET('/api/{org}/approvals', {
           params: { path: { org }, query: { status, limit: 50, ...(after ? { cursor: after } : {}) } },
         }),
       );
-      if (current.stale) return;
-      setItems((previous) => (after ? [...previous, ...page.approvals] : page.approvals));
-      setCursor(page.nextCursor);
-      setError(null);
-    } catch (failure) {
-      if (!current.stale) setError(failure as Error);
-    } finally {
-      if (!current.stale) setLoading(false);
-    }
-  };
-  useEffect(() => {
-    const current = { stale: false };
-    void load(null, current);
-    return () => {
-      current.stale = true;
-    };
-  }, [org, status, generation]);
+      return { rows: page.approvals, nextCursor: page.nextCursor };
+    },
+    [org, status, generation],
+  );
 
   const onDecided = (item: Item, decision: string) => {
     const name = item.kind === 'tool_call' ? item.tool : `${item.connectorKey}.${item.actionKey}`;
@@ -98,8 +88,8 @@ export default function ApprovalsInbox({ org }: { org: string }) {
         ))}
       </ul>
       {loading ? <p aria-busy="true">Loading…</p> : null}
-      {cursor && !loading ? (
-        <button type="button" class="secondary" onClick={() => load(cursor, { stale: false })}>
+      {hasMore && !loading ? (
+        <button type="button" class="secondary" onClick={more}>
           More
         </button>
       ) : null}

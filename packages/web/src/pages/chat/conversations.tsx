@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, href, must } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { Time } from '../../ui/page';
+import { useLoadMore } from '../../ui/paged';
 import { ProblemNote } from '../../ui/problem';
 
 type Conversation =
@@ -25,14 +26,15 @@ export function Conversations(props: {
 }) {
   const [draft, setDraft] = useState('');
   const [q, setQ] = useState('');
-  const [items, setItems] = useState<Conversation[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<Error | null>(null);
-
-  const load = async (after: string | null, current: { stale: boolean }) => {
-    setLoading(true);
-    try {
+  // A newer search or send makes an answer stale: a fast typist never sees an old list.
+  const {
+    rows: items,
+    loading,
+    error,
+    hasMore,
+    more,
+  } = useLoadMore(
+    async (after?: string) => {
       const page = await must(
         api.GET('/api/v1/agents/{agentId}/conversations', {
           params: {
@@ -41,24 +43,10 @@ export function Conversations(props: {
           },
         }),
       );
-      if (current.stale) return;
-      setItems((previous) => (after ? [...previous, ...page.conversations] : page.conversations));
-      setCursor(page.nextCursor);
-      setError(null);
-    } catch (failure) {
-      if (!current.stale) setError(failure as Error);
-    } finally {
-      if (!current.stale) setLoading(false);
-    }
-  };
-  useEffect(() => {
-    // A newer search or send makes this answer stale: a fast typist never sees an old list.
-    const current = { stale: false };
-    void load(null, current);
-    return () => {
-      current.stale = true;
-    };
-  }, [props.agentId, q, props.generation]);
+      return { rows: page.conversations, nextCursor: page.nextCursor };
+    },
+    [props.agentId, q, props.generation],
+  );
 
   const chatHref = (id?: string) =>
     href(`/orgs/${props.org}/agents/${props.agentId}/chat${id ? `?conversation=${id}` : ''}`);
@@ -115,8 +103,8 @@ export function Conversations(props: {
         ))}
       </ul>
       {loading ? <p aria-busy="true">Loading…</p> : null}
-      {cursor && !loading ? (
-        <button type="button" class="secondary" onClick={() => load(cursor, { stale: false })}>
+      {hasMore && !loading ? (
+        <button type="button" class="secondary" onClick={more}>
           More conversations
         </button>
       ) : null}
