@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, href, must } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { useSession } from '../../session';
+import { ApproveReject } from '../../ui/decide';
 import { Status, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
 
@@ -90,12 +91,7 @@ function Decide({ item, onDecided }: { item: Item; onDecided: (item: Item, decis
         <p class="hint">A run is approved or rejected without a reason.</p>
       )}
       <div class="actions">
-        <button type="button" disabled={busy} onClick={() => decide('approve')}>
-          Approve
-        </button>
-        <button type="button" class="danger" disabled={busy} onClick={() => decide('reject')}>
-          Reject
-        </button>
+        <ApproveReject busy={busy} onDecide={decide} />
       </div>
       <ProblemNote error={error} />
     </form>

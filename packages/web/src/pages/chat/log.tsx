@@ -1,5 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, must } from '../../api/client';
+import { ApproveReject } from '../../ui/decide';
 import { Status, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
 import type { ApprovalStatus, ToolCall, Turn } from './turns';
@@ -56,12 +57,7 @@ function ApprovalPrompt(props: {
       <label for={reasonId}>Reason (optional, told to the model)</label>
       <input id={reasonId} value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
       <div class="actions">
-        <button type="button" disabled={busy} onClick={() => decide('approve')}>
-          Approve
-        </button>
-        <button type="button" class="danger" disabled={busy} onClick={() => decide('reject')}>
-          Reject
-        </button>
+        <ApproveReject busy={busy} onDecide={decide} />
       </div>
       <ProblemNote error={error} />
     </form>

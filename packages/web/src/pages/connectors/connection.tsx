@@ -1,6 +1,6 @@
-import { useState } from 'preact/hooks';
 import { ApiError, api, href, must } from '../../api/client';
 import { useSession } from '../../session';
+import { useAction } from '../../ui/action';
 import { useLoad } from '../../ui/load';
 import { Loading, Page, Status, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
@@ -34,21 +34,8 @@ function Credentials({ connection, definition }: { connection: Connection; defin
 /** Pause, resume, revoke: what changes the connection as a whole. */
 function Controls(props: { org: string; connection: Connection; onChanged: () => void }) {
   const { org, connection } = props;
-  const [error, setError] = useState<Error | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, act } = useAction(() => props.onChanged());
   const path = { org, connectionId: String(connection.id) };
-  const act = async (change: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await change();
-      props.onChanged();
-    } catch (failure) {
-      setError(failure as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
   const setStatus = (status: 'active' | 'paused') =>
     act(() =>
       must(api.PATCH('/api/{org}/connections/{connectionId}', { params: { path }, body: { status } })),

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, href, must } from '../../api/client';
 import { useSession } from '../../session';
+import { useAction } from '../../ui/action';
 import { useLoad } from '../../ui/load';
 import { Loading, Status, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
@@ -19,21 +20,8 @@ function FeedCard(props: { org: string; feed: Feed; definition: Definition; onCh
   const { org, feed } = props;
   const { can } = useSession();
   const [run, setRun] = useState<{ id: number; created: boolean } | null>(null);
-  const [error, setError] = useState<Error | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, act } = useAction(() => props.onChanged());
   const path = { org, feedId: String(feed.id) };
-  const act = async (change: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await change();
-      props.onChanged();
-    } catch (failure) {
-      setError(failure as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
   const sync = () =>
     act(async () => {
       const answer = await must(api.POST('/api/{org}/feeds/{feedId}/sync', { params: { path }, body: {} }));

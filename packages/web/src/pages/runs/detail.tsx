@@ -1,6 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { api, href, must } from '../../api/client';
 import { useSession } from '../../session';
+import { useAction } from '../../ui/action';
+import { ApproveReject } from '../../ui/decide';
 import { useLoad } from '../../ui/load';
 import { Loading, Page, Status, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
@@ -12,40 +14,22 @@ import './runs.css';
 /** Cancel an open run; approve or reject one that waits for approval. */
 function Controls(props: { org: string; run: Run; onChanged: () => void }) {
   const { org, run } = props;
-  const [error, setError] = useState<Error | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, act: change } = useAction(() => props.onChanged());
   const path = { org, runId: String(run.id) };
-  const act = async (verb: 'cancel' | 'approve' | 'reject') => {
-    setBusy(true);
-    setError(null);
-    try {
+  const act = (verb: 'cancel' | 'approve' | 'reject') =>
+    change(async () => {
       if (verb === 'cancel')
         await must(api.POST('/api/{org}/runs/{runId}/cancel', { params: { path }, body: {} }));
       if (verb === 'approve')
         await must(api.POST('/api/{org}/runs/{runId}/approve', { params: { path }, body: {} }));
       if (verb === 'reject')
         await must(api.POST('/api/{org}/runs/{runId}/reject', { params: { path }, body: {} }));
-      props.onChanged();
-    } catch (failure) {
-      setError(failure as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const awaiting = run.approvalStatus === 'pending' && run.status === 'pending';
   return (
     <>
       <div class="actions">
-        {awaiting ? (
-          <>
-            <button type="button" disabled={busy} onClick={() => act('approve')}>
-              Approve
-            </button>
-            <button type="button" class="danger" disabled={busy} onClick={() => act('reject')}>
-              Reject
-            </button>
-          </>
-        ) : null}
+        {awaiting ? <ApproveReject busy={busy} onDecide={act} /> : null}
         {!ENDED.has(run.status) && !awaiting ? (
           <button type="button" class="danger" disabled={busy} onClick={() => act('cancel')}>
             Cancel run
