@@ -22,6 +22,44 @@ export function filtersOf(query: Record<string, string>): RunFilters {
   return filters;
 }
 
+/** One filter chosen from a list, or "any". */
+function Choice(props: {
+  id: string;
+  label: string;
+  values: readonly string[];
+  value: string | undefined;
+  onChange: (event: Event) => void;
+}) {
+  return (
+    <div>
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} value={props.value ?? ''} onChange={props.onChange}>
+        <option value="">any</option>
+        {props.values.map((value) => (
+          <option key={value} value={value}>
+            {value}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** One filter that is an id (a number). */
+function IdInput(props: {
+  id: string;
+  label: string;
+  value: string | undefined;
+  onInput: (event: Event) => void;
+}) {
+  return (
+    <div>
+      <label for={props.id}>{props.label}</label>
+      <input id={props.id} inputMode="numeric" size={8} value={props.value ?? ''} onInput={props.onInput} />
+    </div>
+  );
+}
+
 /** A form of the filters; applying it changes the URL, so that a filtered list can be shared. */
 export function FilterForm(props: { filters: RunFilters; onApply: (filters: RunFilters) => void }) {
   const [draft, setDraft] = useState<Record<string, string>>({ ...props.filters });
@@ -33,48 +71,27 @@ export function FilterForm(props: { filters: RunFilters; onApply: (filters: RunF
   };
   return (
     <form class="inline run-filters" onSubmit={submit} aria-label="Filter runs">
-      <div>
-        <label for="runs-status">Status</label>
-        <select id="runs-status" value={draft.status ?? ''} onChange={set('status')}>
-          <option value="">any</option>
-          {RUN_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {status}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label for="runs-type">Type</label>
-        <select id="runs-type" value={draft.runType ?? ''} onChange={set('runType')}>
-          <option value="">any</option>
-          {RUN_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {type}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label for="runs-connection">Connection id</label>
-        <input
-          id="runs-connection"
-          inputMode="numeric"
-          size={8}
-          value={draft.connectionId ?? ''}
-          onInput={set('connectionId')}
-        />
-      </div>
-      <div>
-        <label for="runs-feed">Feed id</label>
-        <input
-          id="runs-feed"
-          inputMode="numeric"
-          size={8}
-          value={draft.feedId ?? ''}
-          onInput={set('feedId')}
-        />
-      </div>
+      <Choice
+        id="runs-status"
+        label="Status"
+        values={RUN_STATUSES}
+        value={draft.status}
+        onChange={set('status')}
+      />
+      <Choice
+        id="runs-type"
+        label="Type"
+        values={RUN_TYPES}
+        value={draft.runType}
+        onChange={set('runType')}
+      />
+      <IdInput
+        id="runs-connection"
+        label="Connection id"
+        value={draft.connectionId}
+        onInput={set('connectionId')}
+      />
+      <IdInput id="runs-feed" label="Feed id" value={draft.feedId} onInput={set('feedId')} />
       <button type="submit">Filter</button>
     </form>
   );
