@@ -6,6 +6,7 @@ import {
   ADMIN_PASSWORD,
   checkPage,
   createToken,
+  expectFits,
   openBrowser,
   signIn,
   startConsoleServer,
@@ -149,8 +150,7 @@ describe('chatting with an agent in the console', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto(conversationUrl);
     await log().getByText('Staging is wiped.').waitFor();
-    const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectFits(page);
     await checkPage(page, 'chat-360');
     await page.context().close();
   });

@@ -8,6 +8,8 @@ import {
   ADMIN_PASSWORD,
   checkPage,
   createToken,
+  expectFits,
+  narrowPage,
   openBrowser,
   signIn,
   startConsoleServer,
@@ -211,19 +213,16 @@ describe('connectors and connections in the console', async () => {
   });
 
   it('fits a 360 px wide screen', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.setViewportSize({ width: 360, height: 740 });
+    const page = await narrowPage(browser);
     await signIn(page, server, ADMIN_PASSWORD, '/orgs/default/connectors');
     await page.getByRole('heading', { name: 'Bundled with this server' }).waitFor();
     await page.getByRole('button', { name: /^Install / }).waitFor();
-    const overflow = () => page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-    expect(await overflow()).toBeLessThanOrEqual(0);
+    await expectFits(page);
     await checkPage(page, 'connectors-360');
     await page.getByRole('link', { name: 'Billing keys' }).click();
     await page.getByRole('heading', { name: 'Feeds' }).waitFor();
-    expect(await overflow()).toBeLessThanOrEqual(0);
-    await context.close();
+    await expectFits(page);
+    await page.context().close();
   });
 
   it('reached no host but the server (and the OAuth provider, in its own tab), and logged no script or CSP error', () => {

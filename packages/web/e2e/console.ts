@@ -156,6 +156,19 @@ export async function checkPage(page: Page, name: string): Promise<void> {
   ).toEqual([]);
 }
 
+/** A page in a new browser profile, 360 px wide: a small phone. */
+export async function narrowPage(browser: ConsoleBrowser): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.setViewportSize({ width: 360, height: 740 });
+  return page;
+}
+
+/** Fails when the page is wider than its window (it would scroll sideways). */
+export async function expectFits(page: Page, what?: string): Promise<void> {
+  const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+  expect(overflow, what).toBeLessThanOrEqual(0);
+}
+
 /** A temporary folder removed when the file's tests end. */
 export async function tempDir(prefix: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix));

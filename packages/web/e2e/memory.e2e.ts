@@ -8,6 +8,8 @@ import {
   ADMIN_PASSWORD,
   checkPage,
   createToken,
+  expectFits,
+  narrowPage,
   openBrowser,
   signIn,
   startConsoleServer,
@@ -191,9 +193,7 @@ describe('the memory and watcher pages', async () => {
   });
 
   it('fits a 360 px wide screen', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.setViewportSize({ width: 360, height: 740 });
+    const page = await narrowPage(browser);
     for (const [path, ready] of [
       ['/orgs/default/memory?q=invoice', 'Invoice 1042 overdue'],
       [`/orgs/default/memory/entities/${seed.jane}`, 'jane@example.com'],
@@ -202,11 +202,10 @@ describe('the memory and watcher pages', async () => {
       if (path.includes('q=')) await signIn(page, server, ADMIN_PASSWORD, path);
       else await page.goto(`${server.url}${path}`);
       await page.getByText(ready).first().waitFor();
-      const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-      expect(overflow, path).toBeLessThanOrEqual(0);
+      await expectFits(page, path);
     }
     await checkPage(page, 'watchers-360');
-    await context.close();
+    await page.context().close();
   });
 
   it('reached no host but the server, and logged no script or CSP error', () => {

@@ -2,7 +2,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startTestRunWorkers } from '../../server/test/runtime.js';
 import { until } from '../../server/test/until.js';
 import { tickerConnector } from './connector-sources.js';
-import { ADMIN_PASSWORD, checkPage, openBrowser, signIn, startConsoleServer } from './console.js';
+import {
+  ADMIN_PASSWORD,
+  checkPage,
+  expectFits,
+  narrowPage,
+  openBrowser,
+  signIn,
+  startConsoleServer,
+} from './console.js';
 
 /**
  * Feeds and runs in the console, with run workers running the connector sandboxed: a sync asked
@@ -118,18 +126,15 @@ describe('feeds and runs in the console', async () => {
   });
 
   it('fits a 360 px wide screen', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.setViewportSize({ width: 360, height: 740 });
+    const page = await narrowPage(browser);
     await signIn(page, server, ADMIN_PASSWORD, '/orgs/default/runs/1');
     await page.getByText(/^The run has ended/).waitFor();
-    const overflow = () => page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-    expect(await overflow()).toBeLessThanOrEqual(0);
+    await expectFits(page);
     await checkPage(page, 'run-360');
     await page.getByRole('link', { name: 'Runs', exact: true }).click();
     await page.getByRole('link', { name: '#1', exact: true }).waitFor();
-    expect(await overflow()).toBeLessThanOrEqual(0);
-    await context.close();
+    await expectFits(page);
+    await page.context().close();
   });
 
   it('reached no host but the server, and logged no script or CSP error', () => {

@@ -3,6 +3,8 @@ import {
   ADMIN_PASSWORD,
   checkPage,
   createToken,
+  expectFits,
+  narrowPage,
   openBrowser,
   signIn,
   startConsoleServer,
@@ -75,15 +77,12 @@ describe('signing in to the console (served under SVC_BASE_PATH)', async () => {
   });
 
   it('fits a 360 px wide screen', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.setViewportSize({ width: 360, height: 740 });
+    const page = await narrowPage(browser);
     await signIn(page, server, ADMIN_PASSWORD, '/orgs/default/agents');
     await page.getByRole('link', { name: 'Support' }).waitFor();
-    const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectFits(page);
     await checkPage(page, 'agents-360');
-    await context.close();
+    await page.context().close();
   });
 
   it('reached no host but the server, and logged no script or CSP error', () => {
