@@ -1,5 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, must } from '../../api/client';
+import { useAction } from '../../ui/action';
 import { ApproveReject } from '../../ui/decide';
 import { Status, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
@@ -24,12 +25,9 @@ function ApprovalPrompt(props: {
 }) {
   const { approvalId, expiresAt } = props.call.approval;
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error | null>(null);
-  const decide = async (decision: 'approve' | 'reject') => {
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, act } = useAction();
+  const decide = (decision: 'approve' | 'reject') =>
+    act(async () => {
       const { approval } = await must(
         api.POST('/api/v1/agents/{agentId}/approvals/{approvalId}', {
           params: { path: { agentId: props.agentId, approvalId } },
@@ -37,12 +35,7 @@ function ApprovalPrompt(props: {
         }),
       );
       props.onDecided(approval.status, approval.reason);
-    } catch (failure) {
-      setError(failure as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const reasonId = `reason-${approvalId}`;
   return (
     <form

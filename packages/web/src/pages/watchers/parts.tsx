@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, must } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { useSession } from '../../session';
+import { useAction } from '../../ui/action';
 import { Status, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
 
@@ -34,25 +35,16 @@ export function WatcherStatus({ watcher }: { watcher: Watcher }) {
  */
 export function WatcherControls(props: { org: string; watcher: Watcher; onChanged: () => void }) {
   const { can } = useSession();
-  const [error, setError] = useState<Error | null>(null);
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, error, act: change } = useAction(() => props.onChanged());
   if (!can('write')) return null;
   const { org, watcher } = props;
   const path = { org, slug: watcher.slug };
-  const act = async (work: () => Promise<string>) => {
-    setBusy(true);
-    setError(null);
-    setNote('');
-    try {
+  const act = (work: () => Promise<string>) =>
+    change(async () => {
+      setNote('');
       setNote(await work());
-      props.onChanged();
-    } catch (failure) {
-      setError(failure as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const run = () =>
     act(async () => {
       const answer = await must(api.POST('/api/{org}/watchers/{slug}/run', { params: { path }, body: {} }));
