@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SLACK_CONFIG } from '../../server/test/platform-configs.js';
 import { ADMIN_PASSWORD, checkPage, openBrowser, signIn, startConsoleServer } from './console.js';
 
-describe('agents in the console: managed by svc apply, or drift deleted from its page', async () => {
+describe('what svc apply manages, and drift deleted from its page', async () => {
   const server = await startConsoleServer();
   const browser = await openBrowser(server);
   for (const [agentId, name] of [
@@ -17,13 +17,20 @@ describe('agents in the console: managed by svc apply, or drift deleted from its
     { body: { type: 'team_chat', config: SLACK_CONFIG } },
   );
   expect(platform.status).toBeLessThan(300);
-  // What `svc apply` records at its end: this project declares `support` and its platform only.
+  for (const slug of ['person', 'old-thing']) {
+    const upsert = await server.call('POST', '/api/default/operations/manage_entity_schema', {
+      body: { action: 'upsert', kind: 'entity_type', item: { slug, name: slug } },
+    });
+    expect(upsert.status).toBeLessThan(300);
+  }
+  // What `svc apply` records at its end: this project declares `support`, its platform and
+  // `person` only.
   const manifest = await server.call('PUT', '/api/default/apply-manifest', {
     body: {
       project: 'quickstart',
       agents: ['support'],
       platforms: ['support-team-chat'],
-      entityTypes: [],
+      entityTypes: ['person'],
       relationshipTypes: [],
       watchers: [],
     },
@@ -67,6 +74,23 @@ describe('agents in the console: managed by svc apply, or drift deleted from its
     await page.getByRole('link', { name: 'Support' }).waitFor();
     expect(await page.getByRole('link', { name: 'Legacy bot' }).count()).toBe(0);
     expect((await server.call('GET', '/api/default/agents/legacy')).status).toBe(404);
+    await page.context().close();
+  });
+
+  it('deletes a drift entity type from the memory model, and leaves the declared one', async () => {
+    const page = await browser.newPage();
+    await signIn(page, server, ADMIN_PASSWORD, '/orgs/default/memory');
+    await page.getByRole('button', { name: 'Delete old-thing' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Delete person' }).count()).toBe(0);
+    const person = page.getByRole('row').filter({ hasText: 'person' });
+    expect(await person.getByText('managed by svc apply').count()).toBe(1);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete old-thing' }).click();
+    await page.getByRole('button', { name: 'Delete old-thing' }).waitFor({ state: 'detached' });
+    const listed = await server.call('POST', '/api/default/operations/manage_entity_schema', {
+      body: { action: 'list', kind: 'entity_type' },
+    });
+    expect(listed.body.entityTypes.map((t: { slug: string }) => t.slug)).toEqual(['person']);
     await page.context().close();
   });
 

@@ -3,9 +3,9 @@ import { useLocation } from 'preact-iso';
 import { api, href, must } from '../../api/client';
 import { useSession } from '../../session';
 import { useLoad } from '../../ui/load';
+import { loadManifest, Managed, ManifestNote } from '../../ui/managed';
 import { Loading, Page, Status, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
-import { loadManifest, Managed, ManifestNote } from './managed';
 
 type Platform = {
   type: string;

@@ -1,8 +1,8 @@
 import { api, href, must } from '../../api/client';
 import { useLoad } from '../../ui/load';
+import { loadManifest, Managed, ManifestNote } from '../../ui/managed';
 import { Loading, Page, Status } from '../../ui/page';
 import { Table } from '../../ui/table';
-import { loadManifest, Managed, ManifestNote } from './managed';
 
 /** The org's agents: what each is, where it listens, whether its providers and platforms work. */
 export default function AgentsPage({ org }: { org: string }) {

@@ -1,5 +1,6 @@
 import { api, must } from '../../api/client';
 import { useLoad } from '../../ui/load';
+import { loadManifest, ManifestNote, MemoryDeclared } from '../../ui/managed';
 import { Loading } from '../../ui/page';
 import { Table } from '../../ui/table';
 
@@ -7,6 +8,7 @@ const rule = (side: string | string[]) => (Array.isArray(side) ? side.join(' | '
 
 /** The org's memory model: the entity and relationship types `svc apply` declared. */
 export function MemoryModel({ org }: { org: string }) {
+  const manifest = useLoad(() => loadManifest(org), [org]);
   // `list` only reads: the operation takes a read session for it.
   const model = useLoad(
     () =>
@@ -24,6 +26,7 @@ export function MemoryModel({ org }: { org: string }) {
       <p class="hint">
         Declared in the project's memory bundle and written by <code>svc apply</code>; change them there.
       </p>
+      <ManifestNote manifest={manifest.data} />
       <Loading loaded={model}>
         {(data) => {
           const entityTypes = 'entityTypes' in data ? (data.entityTypes ?? []) : [];
@@ -34,12 +37,21 @@ export function MemoryModel({ org }: { org: string }) {
               {entityTypes.length === 0 ? (
                 <p>None declared.</p>
               ) : (
-                <Table head={['Type', 'Name', 'Description']}>
+                <Table head={['Type', 'Name', 'Description', 'Declared']}>
                   {entityTypes.map((type) => (
                     <tr key={type.slug}>
                       <td class="mono">{type.slug}</td>
                       <td>{type.name}</td>
                       <td>{type.description ?? '—'}</td>
+                      <td>
+                        <MemoryDeclared
+                          org={org}
+                          kind="entity_type"
+                          slug={type.slug}
+                          manifest={manifest.data}
+                          onDeleted={model.reload}
+                        />
+                      </td>
                     </tr>
                   ))}
                 </Table>
@@ -48,7 +60,7 @@ export function MemoryModel({ org }: { org: string }) {
               {relationshipTypes.length === 0 ? (
                 <p>None declared.</p>
               ) : (
-                <Table head={['Type', 'Name', 'Joins']}>
+                <Table head={['Type', 'Name', 'Joins', 'Declared']}>
                   {relationshipTypes.map((type) => (
                     <tr key={type.slug}>
                       <td class="mono">{type.slug}</td>
@@ -57,6 +69,15 @@ export function MemoryModel({ org }: { org: string }) {
                         {(type.rules ?? []).length === 0
                           ? 'any two entities'
                           : (type.rules ?? []).map((r) => `${rule(r.source)} → ${rule(r.target)}`).join(', ')}
+                      </td>
+                      <td>
+                        <MemoryDeclared
+                          org={org}
+                          kind="relationship_type"
+                          slug={type.slug}
+                          manifest={manifest.data}
+                          onDeleted={model.reload}
+                        />
                       </td>
                     </tr>
                   ))}

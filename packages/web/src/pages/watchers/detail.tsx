@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, href, must } from '../../api/client';
 import { useLoad } from '../../ui/load';
+import { loadManifest, MemoryDeclared } from '../../ui/managed';
 import { Loading, Page, Time } from '../../ui/page';
 import { WatcherDefinition } from './definition';
 import { WatcherControls, WatcherStatus } from './parts';
@@ -14,7 +15,8 @@ const FOLLOW_MS = 1500;
 
 /** One watcher: how it runs, its windows, the result of the one picked (`?window=` in the URL). */
 export default function WatcherPage({ org, slug }: { org: string; slug: string }) {
-  const { query } = useLocation();
+  const { query, route } = useLocation();
+  const manifest = useLoad(() => loadManifest(org), [org]);
   const [version, setVersion] = useState(0);
   const loaded = useLoad(
     () => must(api.GET('/api/{org}/watchers/{slug}', { params: { path: { org, slug } } })),
@@ -43,6 +45,15 @@ export default function WatcherPage({ org, slug }: { org: string; slug: string }
       <Loading loaded={loaded}>
         {({ watcher }) => (
           <>
+            <div>
+              <MemoryDeclared
+                org={org}
+                kind="watcher"
+                slug={slug}
+                manifest={manifest.data}
+                onDeleted={() => route(href(`/orgs/${org}/watchers`))}
+              />
+            </div>
             <dl class="facts">
               <dt>Slug</dt>
               <dd class="mono">{watcher.slug}</dd>

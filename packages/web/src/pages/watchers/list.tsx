@@ -1,5 +1,6 @@
 import { api, href, must } from '../../api/client';
 import { useLoad } from '../../ui/load';
+import { loadManifest, Managed, ManifestNote } from '../../ui/managed';
 import { Loading, Page, Status, Time } from '../../ui/page';
 import { Span, WatcherStatus } from './parts';
 import './watchers.css';
@@ -8,8 +9,10 @@ import { Table } from '../../ui/table';
 /** The org's watchers: whether each runs, when next, how its last window went. */
 export default function WatchersPage({ org }: { org: string }) {
   const watchers = useLoad(() => must(api.GET('/api/{org}/watchers', { params: { path: { org } } })), [org]);
+  const manifest = useLoad(() => loadManifest(org), [org]);
   return (
     <Page title="Watchers">
+      <ManifestNote manifest={manifest.data} />
       <Loading loaded={watchers}>
         {({ watchers }) =>
           watchers.length === 0 ? (
@@ -27,7 +30,11 @@ export default function WatchersPage({ org }: { org: string }) {
                 <tr key={watcher.slug}>
                   <td>
                     <a href={href(`/orgs/${org}/watchers/${watcher.slug}`)}>{watcher.name}</a>{' '}
-                    <span class="badge mono">{watcher.slug}</span>
+                    <span class="badge mono">{watcher.slug}</span>{' '}
+                    <Managed
+                      manifest={manifest.data}
+                      declared={manifest.data?.watchers.includes(watcher.slug) ?? false}
+                    />
                     <div class="hint">
                       agent {watcher.agent}, <code>{watcher.schedule}</code> {watcher.timezone}
                     </div>
