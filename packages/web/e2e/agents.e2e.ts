@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SLACK_CONFIG } from '../../server/test/platform-configs.js';
+import { SLACK_CONFIG, TELEGRAM_CONFIG } from '../../server/test/platform-configs.js';
 import { ADMIN_PASSWORD, checkPage, openBrowser, signIn, startConsoleServer } from './console.js';
 
 describe('what svc apply manages, and drift deleted from its page', async () => {
@@ -17,6 +17,15 @@ describe('what svc apply manages, and drift deleted from its page', async () => 
     { body: { type: 'team_chat', config: SLACK_CONFIG } },
   );
   expect(platform.status).toBeLessThan(300);
+  // A platform no project declares (drift).
+  const stray = await server.call(
+    'PUT',
+    '/api/default/agents/support/platforms/by-stable-id/support-messenger',
+    {
+      body: { type: 'messenger', config: TELEGRAM_CONFIG },
+    },
+  );
+  expect(stray.status).toBeLessThan(300);
   for (const slug of ['person', 'old-thing']) {
     const upsert = await server.call('POST', '/api/default/operations/manage_entity_schema', {
       body: { action: 'upsert', kind: 'entity_type', item: { slug, name: slug } },
@@ -53,6 +62,18 @@ describe('what svc apply manages, and drift deleted from its page', async () => 
     await page.getByText(webhook).first().waitFor();
     expect(await page.getByText(/Event Subscriptions, set the Request URL/).count()).toBe(1);
     await checkPage(page, 'agent-platforms');
+
+    // The drift platform, and only it, may be deleted here.
+    expect(await page.getByRole('button', { name: 'Delete platform support-team-chat' }).count()).toBe(0);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete platform support-messenger' }).click();
+    await page
+      .getByRole('button', { name: 'Delete platform support-messenger' })
+      .waitFor({ state: 'detached' });
+    const platforms = await server.call('GET', '/api/default/agents/support/platforms');
+    expect(platforms.body.platforms.map((p: { stableId: string }) => p.stableId)).toEqual([
+      'support-team-chat',
+    ]);
     await page.context().close();
   });
 

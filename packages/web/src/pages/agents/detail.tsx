@@ -6,50 +6,7 @@ import { useLoad } from '../../ui/load';
 import { loadManifest, Managed, ManifestNote } from '../../ui/managed';
 import { Loading, Page, Status, Time } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem';
-
-type Platform = {
-  type: string;
-  stableId: string;
-  name: string | null;
-  webhookUrl: string;
-  config: Record<string, unknown>;
-};
-
-/**
- * The URL a platform calls: absolute when SVC_PUBLIC_URL is set, else a path of this server, which
- * the platform needs whole.
- */
-const absolute = (url: string) => (url.startsWith('/') ? `${location.origin}${url}` : url);
-
-/** What a person does on the platform's side so that its messages reach this webhook. */
-function ConnectStep({ platform }: { platform: Platform }) {
-  const url = <code>{absolute(platform.webhookUrl)}</code>;
-  if (platform.type === 'team_chat') {
-    return (
-      <p class="hint">
-        In your Slack app, under Event Subscriptions, set the Request URL to {url}, subscribe to the bot
-        events <code>message.channels</code> and <code>app_mention</code>, and reinstall the app.
-      </p>
-    );
-  }
-  if (platform.config.flavor === 'whatsapp') {
-    return (
-      <p class="hint">
-        In the Meta app's WhatsApp configuration, set the callback URL to {url} and the verify token to the
-        value of <code>verify_token</code>, then subscribe to <code>messages</code>.
-      </p>
-    );
-  }
-  if (platform.type === 'messenger') {
-    return (
-      <p class="hint">
-        Call Telegram's <code>setWebhook</code> with <code>url</code> {url} and <code>secret_token</code> set
-        to the value of the platform's <code>secret_token</code>.
-      </p>
-    );
-  }
-  return <p class="hint">Send this platform's webhooks to {url}.</p>;
-}
+import { PlatformCard } from './platform';
 
 function Setting({ name, value }: { name: string; value: unknown }) {
   if (value === null || value === undefined) return null;
@@ -75,6 +32,7 @@ export default function AgentPage({ org, agentId }: { org: string; agentId: stri
       ),
     [org, agentId],
   );
+  const reloadAgent = agent.reload;
   const manifest = useLoad(() => loadManifest(org), [org]);
   const declared = manifest.data?.agents.includes(agentId) ?? false;
   const drift = manifest.data !== undefined && manifest.data !== null && !declared;
@@ -140,28 +98,14 @@ export default function AgentPage({ org, agentId }: { org: string; agentId: stri
               <p>None: the agent takes messages through the API only.</p>
             ) : null}
             {(agent.platforms ?? []).map((platform) => (
-              <div class="card" key={platform.stableId}>
-                <p>
-                  <strong>{platform.name ?? platform.type}</strong> <span class="badge">{platform.type}</span>{' '}
-                  <Managed
-                    manifest={manifest.data}
-                    declared={manifest.data?.platforms.includes(platform.stableId) ?? false}
-                  />{' '}
-                  <Status value={platform.status} />
-                </p>
-                <dl class="facts">
-                  <dt>Stable id</dt>
-                  <dd class="mono">{platform.stableId}</dd>
-                  <dt>Webhook URL</dt>
-                  <dd class="mono">{absolute(platform.webhookUrl)}</dd>
-                </dl>
-                <ConnectStep platform={platform} />
-                {platform.problems.map((problem) => (
-                  <p class="problem" key={problem.path}>
-                    {problem.message}
-                  </p>
-                ))}
-              </div>
+              <PlatformCard
+                key={platform.stableId}
+                org={org}
+                agentId={agentId}
+                platform={platform}
+                manifest={manifest.data}
+                onDeleted={reloadAgent}
+              />
             ))}
 
             <h2>Settings</h2>
