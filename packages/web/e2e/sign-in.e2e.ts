@@ -22,6 +22,9 @@ describe('signing in to the console (served under SVC_BASE_PATH)', async () => {
     await page.goto(`${server.url}/`);
     await expect(page.getByRole('heading', { name: 'Sign in to svc' }).isVisible()).resolves.toBe(true);
     await checkPage(page, 'sign-in');
+    // The page's structure as assistive technology reads it, kept beside the test (Mastra-style
+    // ARIA snapshots): a change to it shows in review, whatever the styles do.
+    await expect(await page.locator('main').ariaSnapshot()).toMatchFileSnapshot('aria/sign-in.aria.yml');
 
     await page.getByLabel('Admin password or API token').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -36,6 +39,7 @@ describe('signing in to the console (served under SVC_BASE_PATH)', async () => {
     // The cookie is HttpOnly: the page's script cannot read it.
     expect(await page.evaluate('document.cookie')).toBe('');
     await checkPage(page, 'agents');
+    await expect(await page.getByRole('banner').ariaSnapshot()).toMatchFileSnapshot('aria/shell.aria.yml');
 
     // A page's URL opens that page, after a reload too.
     await page.getByRole('link', { name: 'Support' }).click();
