@@ -202,6 +202,14 @@ describe('types are the spec, exactly', () => {
       readonly CODE_HOST_REPO_FULL_NAME: 'code_host_repo_full_name';
       readonly AUTH_USER_ID: 'auth_user_id';
       readonly CONTACTS_CONTACT_ID: 'contacts_contact_id';
+      // Lobu's names for the same namespaces, as aliases.
+      readonly WA_JID: 'messaging_jid';
+      readonly SLACK_USER_ID: 'team_chat_user_id';
+      readonly GITHUB_LOGIN: 'code_host_login';
+      readonly GITHUB_USER_ID: 'code_host_user_id';
+      readonly GITHUB_REPO_ID: 'code_host_repo_id';
+      readonly GITHUB_REPO_FULL_NAME: 'code_host_repo_full_name';
+      readonly GOOGLE_CONTACT_ID: 'contacts_contact_id';
     }>();
   });
 

@@ -95,10 +95,16 @@ const CASES: [string, Mutation, string, RegExp][] = [
     /did you mean "code_host_login".*custom:/,
   ],
   [
-    "a namespace that is undefined (Lobu's IDENTITY.GITHUB_LOGIN, a name this SDK does not have)",
+    "a namespace that is undefined (Lobu's IDENTITY.EMAIL_DOMAIN, a name without an equivalent here)",
     (d) => (d.feeds.issues.eventKinds.issue.entityLinks[0].identities[0].namespace = undefined),
     'feeds.issues.eventKinds.issue.entityLinks[0].identities[0].namespace',
-    /^is required, and is missing or undefined here: an IDENTITY name this SDK does not have \(such as IDENTITY\.GITHUB_LOGIN\) is undefined\. Use one of IDENTITY\.PHONE, .*IDENTITY\.CODE_HOST_LOGIN, .*or "custom:<name>"/,
+    /^is required; it is missing or undefined: an IDENTITY name this SDK does not have is undefined \(Lobu's IDENTITY\.EMAIL_DOMAIN has no equivalent here\)\. Use one of IDENTITY\.PHONE, .*IDENTITY\.CODE_HOST_LOGIN, .*or "custom:<name>"/,
+  ],
+  [
+    "Lobu's namespace value written as text",
+    (d) => (d.feeds.issues.eventKinds.issue.entityLinks[0].identities[0].namespace = 'github_login'),
+    'feeds.issues.eventKinds.issue.entityLinks[0].identities[0].namespace',
+    /"github_login" is Lobu's namespace; here it is "code_host_login" \(IDENTITY\.GITHUB_LOGIN gives it\)/,
   ],
   [
     'a custom namespace with no name',

@@ -6,12 +6,7 @@
 
 import type { z } from 'zod';
 import type { OAuthAuthMethod } from '../auth/types.js';
-import {
-  CUSTOM_IDENTITY_PREFIX,
-  IDENTITY,
-  IDENTITY_NAMESPACES,
-  isIdentityNamespace,
-} from '../identity/namespaces.js';
+import { IDENTITY_NAMESPACES, identityNamespaceProblem } from '../identity/namespaces.js';
 import { type Connector, implementsAuthenticate, isConnector } from '../runtime/connector.js';
 import { invalidSchemaProblems } from './json-schema.js';
 import { connectorDefinitionSchema } from './schema.js';
@@ -104,10 +99,7 @@ const isNamespace = (path: DefinitionPath) => path.at(-1) === 'namespace' && pat
  * `IDENTITY.GITHUB_LOGIN`) is `undefined`, which reads as absent: the author sees a line they did
  * write called missing, so the message says how that happens and which names there are.
  */
-const MISSING_NAMESPACE =
-  `is required, and is missing or undefined here: an IDENTITY name this SDK does not have (such as ` +
-  `IDENTITY.GITHUB_LOGIN) is undefined. Use one of IDENTITY.${Object.keys(IDENTITY).join(', IDENTITY.')}, ` +
-  `or "${CUSTOM_IDENTITY_PREFIX}<name>" for one of your own`;
+const MISSING_NAMESPACE = `is required; it ${identityNamespaceProblem(undefined)}`;
 
 function unknownFieldMessage(path: DefinitionPath, key: string): string {
   if (path.length === 0 && key === 'nix') {
@@ -148,20 +140,8 @@ function checkIdentities(add: Add, def: Partial<ConnectorDefinition>): void {
             i,
             'namespace',
           ];
-          if (namespace.startsWith(CUSTOM_IDENTITY_PREFIX)) {
-            if (!/^[a-z][a-z0-9_]*$/.test(namespace.slice(CUSTOM_IDENTITY_PREFIX.length))) {
-              add(
-                path,
-                `a custom namespace is "${CUSTOM_IDENTITY_PREFIX}" then lowercase letters, digits or "_"`,
-              );
-            }
-          } else if (!isIdentityNamespace(namespace)) {
-            const near = closest(namespace, IDENTITY_NAMESPACES);
-            add(
-              path,
-              `unknown identity namespace "${namespace}"${near ? ` (did you mean "${near}"?)` : ''}; use a value of IDENTITY, or "${CUSTOM_IDENTITY_PREFIX}${namespace}" for one of your own`,
-            );
-          }
+          const problem = identityNamespaceProblem(namespace, (value) => closest(value, IDENTITY_NAMESPACES));
+          if (problem) add(path, problem);
         });
       });
     }

@@ -1,2 +1,3 @@
 export * from './engagement.js';
+export * from './owletto.js';
 export * from './taxonomy.js';

@@ -2,6 +2,8 @@
 
 import { z } from 'zod';
 import { type EventEnvelope, eventEnvelopeSchema, normalizeEnvelope } from '../events/envelope.js';
+import { fromOwlettoEnvelope, type OwlettoField } from '../events/owletto.js';
+import { identityNamespaceProblem } from '../identity/namespaces.js';
 import { syncResultSchema } from '../runtime/schema.js';
 
 export interface EnvelopeProblem {
@@ -25,15 +27,48 @@ export class EnvelopeError extends Error {
   }
 }
 
-export function checkEnvelopes(events: unknown, firstIndex: number): EventEnvelope[] {
+/**
+ * The batch's envelopes as the server stores them, Owletto-era ones mapped to the spec's fields
+ * (`onOwletto` hears which fields were); throws an `EnvelopeError` naming every problem.
+ */
+export function checkEnvelopes(
+  events: unknown,
+  firstIndex: number,
+  onOwletto?: (fields: OwlettoField[]) => void,
+): EventEnvelope[] {
   if (!Array.isArray(events)) {
     throw new EnvelopeError([{ index: firstIndex, field: '(batch)', message: 'events must be an array' }]);
   }
-  const problems = events.flatMap((event, i) =>
-    envelopeProblems(event).map((p) => ({ index: firstIndex + i, ...p })),
+  const read = events.map(readEnvelope);
+  const problems = read.flatMap((envelope, i) =>
+    envelope.problems.map((p) => ({ index: firstIndex + i, ...p })),
   );
   if (problems.length > 0) throw new EnvelopeError(problems);
-  return (events as EventEnvelope[]).map(normalizeEnvelope);
+  const owletto = [...new Set(read.flatMap((envelope) => envelope.owletto))];
+  if (owletto.length > 0) onOwletto?.(owletto);
+  return read.map((envelope) => normalizeEnvelope(envelope.event as EventEnvelope));
+}
+
+/**
+ * One envelope as a sync handed it over, read the way the server reads it: an Owletto-era one
+ * mapped to the spec's fields first (`owletto` names those it had), then checked.
+ */
+export function readEnvelope(event: unknown): {
+  event: unknown;
+  owletto: OwlettoField[];
+  problems: { field: string; message: string }[];
+} {
+  const mapping = fromOwlettoEnvelope(event);
+  if (mapping.problems.length > 0) return { event, owletto: [], problems: mapping.problems };
+  const problems = envelopeProblems(mapping.event);
+  if (mapping.mapped.length > 0) {
+    // A field that is neither the spec's nor Owletto's has nowhere to go: say so in those words.
+    for (const problem of problems) {
+      if (problem.message === 'is not a field of EventEnvelope')
+        problem.message = `is not a field of EventEnvelope, nor one of the Owletto-era fields mapped to it; put it in metadata`;
+    }
+  }
+  return { event: mapping.event, owletto: mapping.mapped, problems };
 }
 
 /** The largest event the server stores, as JSON: a feed's item, not a file. */
@@ -50,6 +85,8 @@ export function envelopeProblems(event: unknown): { field: string; message: stri
     const normalized = normalizeEnvelope(event as EventEnvelope);
     const wire = wireProblem(normalized);
     if (wire) return [{ field: wire.path, message: wire.message }];
+    const identities = identityProblems(normalized);
+    if (identities.length > 0) return identities;
     const bytes = Buffer.byteLength(JSON.stringify(normalized), 'utf8');
     return bytes > MAX_ENVELOPE_BYTES
       ? [
@@ -65,6 +102,37 @@ export function envelopeProblems(event: unknown): { field: string; message: stri
       issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.map(String).join('.') || '(envelope)'];
     return fields.map((field) => ({ field, message: envelopeMessage(issue, event) }));
   });
+}
+
+/**
+ * Identities an envelope carries for the server to link, as Lobu's connectors write them into
+ * `metadata` or `payload_data` (`identities: [{ namespace, identifier }]`, `identity: {...}`): each
+ * namespace must be one there is. One written as an `IDENTITY` name this SDK lacks is `undefined`
+ * (`{ namespace: undefined, ... }` here, and with no `namespace` at all once sent as JSON): stored,
+ * it would be an identity under no namespace, so the envelope is refused, naming the field.
+ */
+function identityProblems(envelope: EventEnvelope): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
+  const visit = (value: unknown, path: string, inIdentities: boolean, depth: number) => {
+    if (depth > 8 || typeof value !== 'object' || value === null) return;
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) visit(item, `${path}[${i}]`, inIdentities, depth + 1);
+      return;
+    }
+    const object = value as Record<string, unknown>;
+    const isIdentity =
+      Object.hasOwn(object, 'identifier') && (Object.hasOwn(object, 'namespace') || inIdentities);
+    if (isIdentity) {
+      const problem = identityNamespaceProblem(object.namespace);
+      if (problem) problems.push({ field: `${path}.namespace`, message: problem });
+      return;
+    }
+    for (const [key, item] of Object.entries(object))
+      visit(item, `${path}.${key}`, key === 'identities', depth + 1);
+  };
+  visit(envelope.metadata, 'metadata', false, 0);
+  visit(envelope.payload_data, 'payload_data', false, 0);
+  return problems;
 }
 
 function envelopeMessage(issue: z.core.$ZodIssue, event: unknown): string {

@@ -3,6 +3,7 @@ export {
   type EnvelopeProblem,
   envelopeProblems,
   MAX_ENVELOPE_BYTES,
+  readEnvelope,
   wireProblem,
 } from './check.js';
 export { HarnessError, SyncFailedError } from './inputs.js';

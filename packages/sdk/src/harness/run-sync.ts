@@ -5,6 +5,7 @@
 
 import { assertValidDefinition } from '../definition/validate.js';
 import type { EventEnvelope } from '../events/envelope.js';
+import { type OwlettoField, owlettoWarning } from '../events/owletto.js';
 import { createConnectorLogger, type LogEntry, type LogSink } from '../logging/index.js';
 import type { Connector } from '../runtime/connector.js';
 import { withRunLogger } from '../runtime/log.js';
@@ -75,8 +76,15 @@ export async function runSync(connector: Connector, options: RunSyncOptions): Pr
   });
   const events: EventEnvelope[] = [];
   const checkpointUpdates: (Checkpoint | null)[] = [];
+  // Said once for each Owletto-era field a run's events have, as a server's run log says it.
+  const owlettoFields = new Set<OwlettoField>();
+  const warnOwletto = (fields: OwlettoField[]) => {
+    const fresh = fields.filter((field) => !owlettoFields.has(field));
+    for (const field of fresh) owlettoFields.add(field);
+    if (fresh.length > 0) logger.warn(owlettoWarning(fresh));
+  };
   const accept = async (batch: unknown) => {
-    const valid = checkEnvelopes(batch, events.length);
+    const valid = checkEnvelopes(batch, events.length, warnOwletto);
     events.push(...valid);
     await options.onEvents?.(valid);
   };

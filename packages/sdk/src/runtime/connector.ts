@@ -6,7 +6,8 @@ import type { ActionContext, ActionResult, SyncContext, SyncResult } from './typ
 
 /**
  * Extend it: set `definition`, implement `sync` and `execute`, and `authenticate` when the auth
- * methods include `interactive`. A read-only connector's `execute` returns `{ success: false, error }`.
+ * methods include `interactive`. A read-only connector's `execute` returns `{ success: false, error }`
+ * (or extend `ConnectorRuntime`, whose default does).
  */
 export abstract class Connector {
   abstract readonly definition: ConnectorDefinition;
@@ -24,11 +25,24 @@ export abstract class Connector {
 }
 
 /**
- * The same class under the name Lobu's SDK gives it, so that connectors written for that SDK
- * (`class Notes extends ConnectorRuntime`) build against this one unchanged.
+ * The class under the name Lobu's SDK gives it, with that SDK's default `execute`, so that
+ * connectors written for it (`class Notes extends ConnectorRuntime`) build and run here unchanged,
+ * a read-only one without writing `execute`. A subclass rather than `Connector` itself: there,
+ * `execute` stays one that each connector writes, as the spec has it.
  */
-export const ConnectorRuntime = Connector;
-export type ConnectorRuntime = Connector;
+export abstract class ConnectorRuntime extends Connector {
+  /**
+   * The spec's read-only connector: every action answered with a failure result, as Lobu's SDK's
+   * default does, so that a connector written for it without `execute` loads and says why an
+   * action fails rather than failing to load.
+   */
+  execute(ctx: ActionContext): Promise<ActionResult> {
+    return Promise.resolve({
+      success: false,
+      error: `Actions not supported: connector "${this.definition.key}" has no actions (asked for "${ctx.actionKey}")`,
+    });
+  }
+}
 
 /** What a value lacks to be a connector (`definition`, `sync`, `execute`); empty when it is one. */
 export function missingConnectorMembers(value: unknown): string[] {

@@ -36,7 +36,7 @@ function pick(candidates: unknown[], where: string): Connector | undefined {
       `${where}: ${candidate.name || 'its connector class'} is not a complete connector: it has no ${missing
         .map((name) => (name === 'definition' ? '`definition`' : `\`${name}(ctx)\` method`))
         .join(', no ')}. A connector has \`definition\`, \`sync(ctx)\` and \`execute(ctx)\` ` +
-        '(a connector without actions returns { success: false, error } from execute)',
+        '(a connector without actions returns { success: false, error } from execute, or extends ConnectorRuntime, whose default does)',
     );
   }
   return undefined;

@@ -16,6 +16,8 @@ import {
   createConnectorLogger,
   type EventEnvelope,
   findConnector,
+  type OwlettoField,
+  owlettoWarning,
   withRunLogger,
 } from '@svc/connector-sdk';
 import { routeFetchThroughParent } from './child-network.js';
@@ -130,14 +132,24 @@ async function sync(task: SyncTask): Promise<ChildMessage> {
     mine.catch(() => {});
     return { previous, mine };
   };
-  const result = await withRunLogger(runLogger(connector.definition.key, task.secrets), () =>
+  const logger = runLogger(connector.definition.key, task.secrets);
+  // The run's log says once for each Owletto-era field that the events had it and were mapped.
+  const owlettoFields = new Set<OwlettoField>();
+  const sorted = (events: unknown) => {
+    const batch = sortEnvelopes(events, task.eventKinds);
+    const fresh = batch.owletto.filter((field) => !owlettoFields.has(field));
+    for (const field of fresh) owlettoFields.add(field);
+    if (fresh.length > 0) logger.warn(owlettoWarning(fresh));
+    return batch;
+  };
+  const result = await withRunLogger(logger, () =>
     connector.sync({
       ...task.ctx,
       signal: stop.signal,
       emitEvents: async (events) => {
         // The server takes so many items a message: a larger batch goes as several, in order.
         let handed: Promise<void> = Promise.resolve();
-        for (const part of inParts(sortEnvelopes(events, task.eventKinds))) {
+        for (const part of inParts(sorted(events))) {
           handed = after({ type: 'events', ...part }).previous;
         }
         await handed;
@@ -152,14 +164,14 @@ async function sync(task: SyncTask): Promise<ChildMessage> {
   });
   await inFlight;
   if (typeof result !== 'object' || result === null) throw new Error('sync() must return a SyncResult');
-  const parts = inParts(sortEnvelopes(result.events ?? [], task.eventKinds));
-  const sorted = parts.pop() ?? { events: [], rejected: [] };
+  const parts = inParts(sorted(result.events ?? []));
+  const last = parts.pop() ?? { events: [], rejected: [] };
   for (const part of parts) after({ type: 'events', ...part }, true);
   await inFlight;
   const keep = checkpointed && (result.checkpoint === null || result.checkpoint === undefined);
   return {
     type: 'synced',
-    ...sorted,
+    ...last,
     ...(keep ? {} : { checkpoint: result.checkpoint ?? null }),
     auth_update: result.auth_update ?? null,
   };

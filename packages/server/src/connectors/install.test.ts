@@ -91,10 +91,10 @@ describe('POST /api/:org/connectors', () => {
     expect(thrown).toMatchObject({ status: 422, body: { errors: [{ path: '/body/source' }] } });
     expect(thrown.body.detail).toMatch(/needs a config file/);
     const incomplete = await install({
-      source: notes('1.0.0').replace(/async execute\(\)[^\n]*\n/, ''),
+      source: notes('1.0.0').replace(/async sync\(\)[^\n]*\n/, ''),
     });
     expect(incomplete.body.detail).toMatch(
-      /Notes is not a complete connector: it has no `execute\(ctx\)` method/,
+      /Notes is not a complete connector: it has no `sync\(ctx\)` method/,
     );
     const nix = await install({
       source: notes('2.0.0', "runtime: { platforms: ['linux'], nix: { packages: ['ffmpeg', 'yt-dlp'] } },"),

@@ -1,10 +1,9 @@
 /**
  * A connector as written for Lobu's SDK: it extends `ConnectorRuntime`, its key is namespaced with
- * a dot, and it passes `occurred_at` as a Date.
+ * a dot, it passes `occurred_at` as a Date, and, read-only, it has no `execute` of its own.
  */
 
 import {
-  type ActionResult,
   type ConnectorDefinition,
   ConnectorRuntime,
   type SyncContext,
@@ -26,9 +25,5 @@ export default class AcmeNotes extends ConnectorRuntime {
       ],
       checkpoint: null,
     };
-  }
-
-  async execute(): Promise<ActionResult> {
-    return { success: false, error: 'Acme Notes has no actions' };
   }
 }
