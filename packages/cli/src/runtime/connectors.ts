@@ -4,6 +4,7 @@
  */
 
 import { readFile, stat } from 'node:fs/promises';
+import { bundleConnectorSource } from '../connector/bundle.js';
 import { openApi, type RuntimeIo, type SessionFlags } from './api.js';
 import { cell, table, when } from './table.js';
 
@@ -37,7 +38,7 @@ export async function connectorInstall(
   flags: SessionFlags & { json?: boolean },
   io: RuntimeIo,
 ): Promise<void> {
-  const body = isPath(target) ? { source: await readSource(target) } : { package: target };
+  const body = isPath(target) ? { source: await bundledSource(target) } : { package: target };
   const api = await openApi(io, flags);
   const answer = await api.call<{ result: 'created' | 'updated' | 'unchanged'; connector: ConnectorRecord }>(
     'POST',
@@ -124,6 +125,18 @@ async function readSource(path: string): Promise<string> {
   if (text.length > SOURCE_MAX_CHARS) throw new Error(tooLarge(path));
   if (text.trim() === '') throw new Error(`${path} is empty: nothing to install`);
   return text;
+}
+
+/**
+ * The file's text, with the files it imports by relative path bundled in (the server takes one
+ * module); a file that imports none is posted as it is, so the server's messages name its lines.
+ */
+async function bundledSource(path: string): Promise<string> {
+  const text = await readSource(path);
+  const { source, files } = await bundleConnectorSource(path, text);
+  if (source.length > SOURCE_MAX_CHARS)
+    throw new Error(`${tooLarge(path)} (bundled with ${files.slice(1).join(', ')})`);
+  return source;
 }
 
 const tooLarge = (path: string) =>

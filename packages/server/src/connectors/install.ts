@@ -1,8 +1,14 @@
 import { dirname } from 'node:path';
 import { type ConnectorDefinition, validateDefinition } from '@svc/connector-sdk';
 import { ProblemError } from '../http/problem.js';
-import { materializeSource } from './compile.js';
-import { BUNDLED_CONNECTORS, ConnectorCodeError, INSPECT_LIMITS, runInSandbox } from './sandbox.js';
+import { connectorsRoot, materializeSource } from './compile.js';
+import {
+  BUNDLED_CONNECTORS,
+  ConnectorCodeError,
+  INSPECT_LIMITS,
+  runInSandbox,
+  SANDBOX_SLOT,
+} from './sandbox.js';
 
 export type ConnectorOrigin = { package: string } | { source: string };
 
@@ -50,8 +56,9 @@ export async function inspectConnector(
     }
   } catch (error) {
     if (!(error instanceof ConnectorCodeError)) throw error;
-    throw new ProblemError(422, 'validation_failed', `the connector could not be loaded: ${error.message}`, [
-      { path: 'source' in origin ? '/body/source' : '/body/package', message: error.message },
+    const message = withoutServerPaths(error.message);
+    throw new ProblemError(422, 'validation_failed', `the connector could not be loaded: ${message}`, [
+      { path: 'source' in origin ? '/body/source' : '/body/package', message },
     ]);
   } finally {
     await material?.cleanup();
@@ -81,6 +88,26 @@ export async function inspectConnector(
     );
   }
   return checked;
+}
+
+/**
+ * A loading error with the server's folders taken out: where it compiles posted source, and where
+ * a sandboxed child sees it, are the server's business (Node says `Cannot find module
+ * '/run/svc/connector/helper.js' imported from /run/svc/connector/connector.mjs`). The author
+ * reads their own names (`./helper.js`, `connector.ts`), and, for an import by relative path, how
+ * to install a connector of several files.
+ */
+export function withoutServerPaths(message: string): string {
+  const roots = [connectorsRoot(), SANDBOX_SLOT].map((root) => root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const path = new RegExp(`(?:file://)?(?:${roots.join('|')})(?:/[^\\s'"/]+)*/([^\\s'"/]+)`, 'g');
+  let text = message.replace(path, (_, name: string) =>
+    name === 'connector.mjs' ? 'connector.ts' : `./${name}`,
+  );
+  if (/Cannot find (?:module|package) '\.\//.test(text)) {
+    text +=
+      '. Posted source is one module: install a connector of several files with svc connector install ./dir/connector.ts, which bundles its relative imports';
+  }
+  return text;
 }
 
 /**

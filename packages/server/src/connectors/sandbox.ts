@@ -172,7 +172,7 @@ function codeMounts() {
 }
 
 /** Where a child finds the connector given to it (`load`): its slot, bound read-only. */
-const SANDBOX_SLOT = '/run/svc/connector';
+export const SANDBOX_SLOT = '/run/svc/connector';
 
 async function startChild(options: SandboxOptions): Promise<Sandbox> {
   const bwrap = options.osSandbox === false ? null : findBubblewrap().path;
