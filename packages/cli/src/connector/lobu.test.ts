@@ -110,7 +110,6 @@ describe("a connector written for Lobu's SDK", () => {
     expect(found.body.entities[0].identities).toContainEqual(
       expect.objectContaining({ namespace: 'code_host_login', value: 'octocat' }),
     );
-
   });
 
   it('refuses an identity whose namespace is undefined, naming its field, and stores the rest', async () => {
