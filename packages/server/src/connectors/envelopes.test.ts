@@ -30,7 +30,7 @@ describe('sortEnvelopes', () => {
         },
       ]),
     );
-    const { events, rejected } = sortEnvelopes(sent, undefined);
+    const { events, rejected } = sortEnvelopes(sent, null);
     expect(events.map((e) => e.origin_id)).toEqual(['star-1']);
     expect(rejected).toEqual([
       {
