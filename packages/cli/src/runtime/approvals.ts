@@ -58,8 +58,13 @@ export async function approvalsList(flags: ListFlags, io: RuntimeIo): Promise<vo
     return;
   }
   if (approvals.length === 0) {
+    const status = flags.status ?? 'pending';
     io.out(
-      `Nothing ${flags.status && flags.status !== 'all' ? flags.status : 'waiting for approval'} in org ${api.session.org}.`,
+      status === 'pending'
+        ? `Nothing waits for approval in org ${api.session.org}.`
+        : status === 'all'
+          ? `No approvals in org ${api.session.org} yet.`
+          : `Nothing ${status} in org ${api.session.org}.`,
     );
     return;
   }

@@ -43,13 +43,17 @@ function commonQuery(flags: Filters): URLSearchParams {
   if (flags.entity !== undefined)
     query.set('entityId', checkId('entity', flags.entity, 'entities are numbers'));
   if (flags.kind !== undefined) query.set('kind', flags.kind);
-  if (flags.since !== undefined) query.set('since', flags.since);
-  if (flags.until !== undefined) query.set('until', flags.until);
+  if (flags.since !== undefined) query.set('since', instant(flags.since));
+  if (flags.until !== undefined) query.set('until', instant(flags.until));
   if (flags.limit !== undefined) query.set('limit', String(flags.limit));
   return query;
 }
 
-const TIMES = 'since and until are ISO 8601 instants, such as 2026-01-31 or 2026-01-31T10:00:00Z';
+const TIMES =
+  '--since and --until take a date (2026-01-31, midnight UTC) or an ISO 8601 instant (2026-01-31T10:00:00Z)';
+
+/** A date alone means its midnight UTC: the API takes instants only. */
+const instant = (value: string) => (/^\d{4}-\d\d-\d\d$/.test(value) ? `${value}T00:00:00Z` : value);
 
 export async function eventsList(flags: Filters & { cursor?: string }, io: RuntimeIo): Promise<void> {
   const query = commonQuery(flags);
