@@ -98,33 +98,40 @@ async function turn(
     },
   );
   state.conversationId = accepted.conversationId;
-  // Interactive, the agent's name starts its reply; one shot, stdout is the reply alone.
-  if (!oneShot) io.write(`${agentId}> `);
+  // Interactive, the agent's name starts each stretch of its reply; one shot, stdout is the reply alone.
+  let open = false;
   let wrote = false;
+  const text = (piece: string) => {
+    if (!open && !oneShot) io.write(`${agentId}> `);
+    open = true;
+    wrote = true;
+    io.write(piece);
+  };
+  const endLine = () => {
+    if (open) io.write('\n');
+    open = false;
+  };
   const outcome = await follow(api, agentId, accepted, state, async (event) => {
     const { data } = event;
     if (data.messageId !== accepted.id) return undefined;
     if (event.type === 'message.started' && Number(data.attempt ?? 1) > 1 && wrote) {
-      io.write('\n');
+      endLine();
       io.err('(the turn restarted on another attempt: its reply starts again)');
     } else if (event.type === 'reply.delta') {
-      io.write(String(data.text ?? ''));
-      wrote = true;
+      text(String(data.text ?? ''));
     } else if (event.type === 'tool.call') {
-      if (wrote) io.write('\n');
-      wrote = false;
+      endLine();
       io.err(`[tool] ${String(data.tool ?? data.toolName ?? '?')} ${JSON.stringify(data.input ?? null)}`);
     } else if (event.type === 'approval.requested') {
-      if (wrote) io.write('\n');
-      wrote = false;
+      endLine();
       await approve(api, agentId, data, io);
     } else if (event.type === 'reply.completed') {
       // A reply that streamed nothing (no deltas kept) is still shown whole.
-      if (!wrote && typeof data.reply === 'string') io.write(data.reply);
-      io.write('\n');
+      if (!wrote && typeof data.reply === 'string') text(data.reply);
+      endLine();
       return { ok: true };
     } else if (event.type === 'reply.failed') {
-      if (wrote) io.write('\n');
+      endLine();
       const error = data.error as { code?: string; detail?: string } | null;
       return { ok: false, problem: error ? `${error.detail} (${error.code})` : 'no reason given' };
     }
