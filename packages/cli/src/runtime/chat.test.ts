@@ -148,6 +148,19 @@ describe('svc chat', () => {
     const failed = svc(['chat', 'ops', '--message', 'ping'], env());
     expect(await exited(failed), failed.output()).toBe(1);
     expect(failed.output()).toMatch(/the reply failed: .+ \(\w+\)/);
+    // Approvals answered from a pipe; with nothing to read, the call is left undecided and says how to decide.
+    model.answer = (request) =>
+      last(request)?.role === 'tool'
+        ? { text: 'Cache wiped.' }
+        : { toolCalls: [{ name: 'kit__wipe', arguments: { target: 'cache' } }] };
+    const piped = svc(['chat', 'ops', '--message', 'wipe the cache'], env(), root, 'y\nroutine\n');
+    expect(await exited(piped), piped.output()).toBe(0);
+    expect(piped.output()).toContain('approve? [y/N] reason: approved\nCache wiped.\n');
+    const unanswered = svc(['chat', 'ops', '--message', 'wipe the cache'], env());
+    expect(await exited(unanswered), unanswered.output()).toBe(1);
+    expect(unanswered.output()).toMatch(
+      /the reply failed: it waits for approval of kit\.wipe: svc approvals approve [0-9a-f-]{36}, or svc approvals reject/,
+    );
     const missing = svc(['chat', 'nope', '--message', 'ping'], env());
     expect(await exited(missing)).toBe(1);
     expect(missing.output()).toContain('"svc agents list" shows them');

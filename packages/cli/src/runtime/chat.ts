@@ -19,15 +19,18 @@ export interface ChatIo extends RuntimeIo {
   ask: (prompt: string) => Promise<string | null>;
 }
 
-/** stdin read a line at a time: the end of input (Ctrl-D, a closed pipe) is null, not an error. */
-export function chatIo(base: RuntimeIo): ChatIo & { close: () => void } {
+/**
+ * stdin read a line at a time: the end of input (Ctrl-D, a closed pipe) is null, not an error.
+ * With `promptsOnStderr` (one shot), stdout holds the reply alone.
+ */
+export function chatIo(base: RuntimeIo, promptsOnStderr: boolean): ChatIo & { close: () => void } {
   const rl = createInterface({ input: process.stdin, terminal: false });
   const lines = rl[Symbol.asyncIterator]();
   return {
     ...base,
     write: (text) => process.stdout.write(text),
     async ask(prompt) {
-      process.stdout.write(prompt);
+      (promptsOnStderr ? process.stderr : process.stdout).write(prompt);
       const next = await lines.next();
       return next.done ? null : next.value;
     },
@@ -124,7 +127,14 @@ async function turn(
       io.err(`[tool] ${String(data.tool ?? data.toolName ?? '?')} ${JSON.stringify(data.input ?? null)}`);
     } else if (event.type === 'approval.requested') {
       endLine();
-      await approve(api, agentId, data, io);
+      const id = String(data.approvalId);
+      // Undecided (no input left), the turn waits: following it further would hang.
+      if (!(await approve(api, agentId, data, io))) {
+        return {
+          ok: false,
+          problem: `it waits for approval of ${String(data.tool)}: svc approvals approve ${id}, or svc approvals reject ${id}`,
+        };
+      }
     } else if (event.type === 'reply.completed') {
       // A reply that streamed nothing (no deltas kept) is still shown whole.
       if (!wrote && typeof data.reply === 'string') text(data.reply);
@@ -141,14 +151,16 @@ async function turn(
 }
 
 /** Asks the person, and posts the decision; no answer (end of input) leaves the call undecided. */
-async function approve(api: Api, agentId: string, data: Record<string, unknown>, io: ChatIo): Promise<void> {
+async function approve(
+  api: Api,
+  agentId: string,
+  data: Record<string, unknown>,
+  io: ChatIo,
+): Promise<boolean> {
   const id = String(data.approvalId);
   io.err(`the agent wants to run ${String(data.tool)} ${JSON.stringify(data.input ?? null)}`);
   const answer = await io.ask('approve? [y/N] ');
-  if (answer === null) {
-    io.err(`not decided (no input): svc approvals approve ${id} or svc approvals reject ${id}`);
-    return;
-  }
+  if (answer === null) return false;
   const yes = /^y(es)?$/i.test(answer.trim());
   const reason = (await io.ask('reason: '))?.trim();
   await api.callRoot(
@@ -158,6 +170,7 @@ async function approve(api: Api, agentId: string, data: Record<string, unknown>,
     { conflict: 'it was decided elsewhere, or expired, first' },
   );
   io.err(yes ? 'approved' : 'rejected: the model is told so');
+  return true;
 }
 
 /**

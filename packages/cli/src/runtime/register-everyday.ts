@@ -129,13 +129,14 @@ function registerChat(program: Command): void {
       'after',
       '\nEach message waits for its reply. An approval is asked as "approve? [y/N]" then "reason:"\n' +
         '(Enter for none). /exit or Ctrl-D ends the conversation. The token needs the messages scope.\n' +
-        'With --message, stdout holds the reply alone (tool calls and notes on stderr).\n' +
+        'With --message, stdout holds the reply alone (prompts, tool calls and notes on stderr), and the\n' +
+        'answers to approvals may be piped in: printf \'y\\nok\\n\' | svc chat ops --message "wipe staging".\n' +
         '\nExit codes: 0 done (with --message: the reply completed), 1 any error, or with --message the\n' +
-        'reply failed (its problem on stderr).\n',
+        'reply failed or an approval was left undecided at the end of input (why on stderr).\n',
     )
     .action(
       action('chat', async (agentId: string, options) => {
-        const io = chatIo(runtimeIo());
+        const io = chatIo(runtimeIo(), options.message !== undefined);
         try {
           process.exitCode = await chat(agentId, options, io);
         } finally {
