@@ -159,7 +159,7 @@ describe('svc chat', () => {
     const unanswered = svc(['chat', 'ops', '--message', 'wipe the cache'], env());
     expect(await exited(unanswered), unanswered.output()).toBe(1);
     expect(unanswered.output()).toMatch(
-      /the reply failed: it waits for approval of kit\.wipe: svc approvals approve [0-9a-f-]{36}, or svc approvals reject/,
+      /no reply yet: it waits for approval of kit\.wipe: svc approvals approve [0-9a-f-]{36}, or svc approvals reject/,
     );
     const missing = svc(['chat', 'nope', '--message', 'ping'], env());
     expect(await exited(missing)).toBe(1);

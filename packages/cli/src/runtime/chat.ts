@@ -57,7 +57,7 @@ export async function chat(agentId: string, flags: ChatFlags, io: ChatIo): Promi
   const state = { conversationId: null as string | null, after: 0 };
   if (flags.message !== undefined) {
     const outcome = await turn(api, agentId, flags, flags.message, state, io, true);
-    if (!outcome.ok) io.err(`the reply failed: ${outcome.problem}`);
+    if (!outcome.ok) io.err(outcome.problem);
     return outcome.ok ? 0 : 1;
   }
   const where = flags.channel ? `channel "${flags.channel}", shared by the org` : 'a private conversation';
@@ -67,7 +67,7 @@ export async function chat(agentId: string, flags: ChatFlags, io: ChatIo): Promi
     if (line === null || line.trim() === '/exit') break;
     if (line.trim() === '') continue;
     const outcome = await turn(api, agentId, flags, line, state, io, false);
-    if (!outcome.ok) io.err(`the reply failed: ${outcome.problem}`);
+    if (!outcome.ok) io.err(outcome.problem);
   }
   if (state.conversationId)
     io.err(`conversation ${state.conversationId}: svc conversations show ${agentId} ${state.conversationId}`);
@@ -132,7 +132,7 @@ async function turn(
       if (!(await approve(api, agentId, data, io))) {
         return {
           ok: false,
-          problem: `it waits for approval of ${String(data.tool)}: svc approvals approve ${id}, or svc approvals reject ${id}`,
+          problem: `no reply yet: it waits for approval of ${String(data.tool)}: svc approvals approve ${id}, or svc approvals reject ${id}`,
         };
       }
     } else if (event.type === 'reply.completed') {
@@ -143,7 +143,10 @@ async function turn(
     } else if (event.type === 'reply.failed') {
       endLine();
       const error = data.error as { code?: string; detail?: string } | null;
-      return { ok: false, problem: error ? `${error.detail} (${error.code})` : 'no reason given' };
+      return {
+        ok: false,
+        problem: `the reply failed: ${error ? `${error.detail} (${error.code})` : 'no reason given'}`,
+      };
     }
     return undefined;
   });
