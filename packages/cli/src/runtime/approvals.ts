@@ -80,6 +80,45 @@ export async function approvalsList(flags: ListFlags, io: RuntimeIo): Promise<vo
   if (nextCursor) io.err(`more: svc approvals list --cursor ${nextCursor}`);
 }
 
+export interface DecideFlags extends SessionFlags {
+  reason?: string;
+  /** The agent of a tool call: decided directly, without the inbox (which takes the read scope). */
+  agent?: string;
+  json?: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A tool call of a known agent, decided where it lives: a `messages`-only token can. */
+async function decideToolCall(
+  api: Api,
+  verb: 'approve' | 'reject',
+  id: string,
+  agentId: string,
+  flags: DecideFlags,
+  io: RuntimeIo,
+): Promise<void> {
+  const answer = await api.callRoot<{ approval: { tool: string } }>(
+    'POST',
+    `/api/v1/agents/${encodeURIComponent(agentId)}/approvals/${id}`,
+    { decision: verb, ...(flags.reason ? { reason: flags.reason } : {}) },
+    {
+      not_found: `agent "${agentId}" has no approval ${id} this token may decide: "svc approvals list" shows them`,
+      conflict: '"svc approvals list --status all" shows how it was decided',
+    },
+  );
+  if (flags.json) {
+    io.out(JSON.stringify(answer, null, 2));
+    return;
+  }
+  const what = `tool call ${answer.approval.tool} of agent ${agentId}`;
+  io.out(
+    verb === 'approve'
+      ? `approved ${what}: it runs now`
+      : `rejected ${what}: the model is told it was refused`,
+  );
+}
+
 /** The pending item with this id, read page by page through the inbox. */
 async function find(api: Api, id: string): Promise<Item> {
   let cursor: string | null = null;
@@ -96,10 +135,11 @@ async function find(api: Api, id: string): Promise<Item> {
 export async function approvalsDecide(
   verb: 'approve' | 'reject',
   id: string,
-  flags: SessionFlags & { reason?: string; json?: boolean },
+  flags: DecideFlags,
   io: RuntimeIo,
 ): Promise<void> {
   const api = await openApi(io, flags);
+  if (flags.agent && UUID.test(id)) return decideToolCall(api, verb, id, flags.agent, flags, io);
   const item = await find(api, id);
   if (item.status !== 'pending') {
     throw new Error(`approval ${id} is ${item.status} already: it can be decided only once`);

@@ -236,6 +236,21 @@ describe('svc approvals', () => {
     expect(await failure(() => approvalsDecide('approve', '999999', {}, io()))).toContain(
       'org default has no approval "999999"',
     );
+    // With its agent named, a tool call is decided without the inbox: a messages-only token can.
+    const { rows: more } = await server.pool.query<{ id: string }>(
+      `INSERT INTO approvals (message_id, conversation_id, org_id, agent_id, sdk_approval_id, tool_call_id, tool, input, expires_at)
+       SELECT m.id, m.conversation_id, m.org_id, m.agent_id, 'sdk', 'call-2', 'kit.wipe', '{}', now() + interval '1 hour'
+         FROM messages m WHERE m.conversation_id = $1 LIMIT 1
+       RETURNING id`,
+      [conversationId],
+    );
+    const messenger = (await createToken(server, 'default', ['messages'])).secret;
+    expect(await failure(() => approvalsDecide('approve', more[0]?.id as string, {}, io(messenger)))).toMatch(
+      /read/,
+    );
+    const direct = io(messenger);
+    await approvalsDecide('approve', more[0]?.id as string, { agent: 'shop' }, direct);
+    expect(direct.lines[0]).toBe('approved tool call kit.wipe of agent shop: it runs now');
     const empty = svc(['approvals', 'list'], env());
     expect(await exited(empty)).toBe(0);
     expect(empty.output()).toContain('Nothing waits for approval in org default.');
@@ -245,7 +260,7 @@ describe('svc approvals', () => {
       JSON.parse(all.output())
         .approvals.map((a: { status: string }) => a.status)
         .sort(),
-    ).toEqual(['approved', 'rejected']);
+    ).toEqual(['approved', 'approved', 'rejected']);
   }, 60_000);
 });
 

@@ -206,6 +206,7 @@ function registerApprovals(program: Command): void {
         .description(what)
         .argument('<id>', 'the id "svc approvals list" shows')
         .option('--reason <text>', 'why (a tool call tells the model; an action run keeps none)')
+        .option('--agent <agentId>', "a tool call's agent: decided directly (a messages-only token can)")
         .addOption(json('the decided record')),
     )
       .addHelpText(
