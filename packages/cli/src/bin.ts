@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { type ApplyFlags, applyCommand } from './apply/command.js';
 import { action, applyIo, secretsIo, terminalIo } from './io.js';
 import { registerRuntimeCommands } from './runtime/register.js';
+import { registerEverydayCommands } from './runtime/register-everyday.js';
 import { secretsList, secretsSet, secretsUnset, VALUE_SOURCES } from './secrets/command.js';
 import { DEFAULT_URL, link, login, logout, whoami } from './session/commands.js';
 
@@ -201,6 +202,7 @@ connector
   );
 
 registerRuntimeCommands(program, connector);
+registerEverydayCommands(program);
 
 /** Where a connector's credentials come from: the environment only, never a flag's value. */
 function tokenEnvOption() {

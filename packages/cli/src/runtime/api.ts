@@ -39,6 +39,8 @@ export interface ProblemText {
 export interface Api {
   session: Session;
   call<T>(method: string, path: string, body?: unknown, hints?: Hints): Promise<T>;
+  /** A route whose path names no org (`/api/v1/agents/...`: the token's org is the one). */
+  callRoot<T>(method: string, path: string, body?: unknown, hints?: Hints): Promise<T>;
 }
 
 /** The session the flags and environment name, and calls relative to its org. */
@@ -51,6 +53,13 @@ export async function openApi(io: RuntimeIo, flags: SessionFlags): Promise<Api> 
     async call<T>(method: string, path: string, body?: unknown, hints: Hints = {}) {
       try {
         return await client.request<T>(method, `${org}${path}`, body);
+      } catch (error) {
+        throw explain(error, hints);
+      }
+    },
+    async callRoot<T>(method: string, path: string, body?: unknown, hints: Hints = {}) {
+      try {
+        return await client.request<T>(method, path, body);
       } catch (error) {
         throw explain(error, hints);
       }

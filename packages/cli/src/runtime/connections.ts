@@ -178,3 +178,33 @@ export async function connectionCredentials(
     `connection ${connection.id} (${connection.connectorKey}) has new credentials (${connection.credentialKeys.join(', ')}): it is ${connection.status}`,
   );
 }
+
+/**
+ * Deletes a connection and its feeds. The server refuses one that holds events (they would go with
+ * it): `svc connection revoke` stops such a connection and keeps its events.
+ */
+export async function connectionDelete(
+  id: string,
+  flags: SessionFlags & { json?: boolean },
+  io: RuntimeIo,
+): Promise<void> {
+  checkId('connection', id, '"svc connection list" shows them');
+  const api = await openApi(io, flags);
+  const answer = await api.call<{ result: 'deleted'; connectionId: number }>(
+    'DELETE',
+    `/connections/${id}`,
+    undefined,
+    {
+      not_found: `org ${api.session.org} has no connection ${id}: "svc connection list" shows them`,
+      conflict: ({ detail }) =>
+        /event/.test(detail)
+          ? `to stop it and keep its events: svc connection revoke ${id}`
+          : `"svc runs list --connection ${id}" shows its runs; svc runs cancel <id>`,
+    },
+  );
+  if (flags.json) {
+    io.out(JSON.stringify(answer, null, 2));
+    return;
+  }
+  io.out(`deleted connection ${id} with its feeds`);
+}

@@ -13,6 +13,7 @@ import { browserAuth, browserAuthIo } from './browser-auth.js';
 import {
   connectionCreate,
   connectionCredentials,
+  connectionDelete,
   connectionList,
   connectionSetStatus,
 } from './connections.js';
@@ -35,13 +36,13 @@ export function runtimeIo(): RuntimeIo {
   };
 }
 
-const EXIT = '\nExit codes: 0 done, 1 any error (the reason and what to do on stderr).\n';
+export const EXIT = '\nExit codes: 0 done, 1 any error (the reason and what to do on stderr).\n';
 const FOLLOW_EXIT =
   '\nExit codes: 0 done (with --follow: the run completed), 1 any error, 2 with --follow: the run ended\n' +
   'failed, timed out, cancelled or rejected.\n';
 
 /** `--org`, `--url`, `--context`, as every command that talks to the server takes them. */
-function withSession(command: Command): Command {
+export function withSession(command: Command): Command {
   return command
     .option('--org <slug>', "org (default: the session's)")
     .option('--url <url>', "server URL (default: the session's)")
@@ -49,7 +50,7 @@ function withSession(command: Command): Command {
 }
 
 const collect = (value: string, values: string[] = []) => [...values, value];
-const json = (what: string) => new Option('--json', `print ${what} as JSON`);
+export const json = (what: string) => new Option('--json', `print ${what} as JSON`);
 
 function interval(value: string): number {
   try {
@@ -148,6 +149,21 @@ export function registerRuntimeCommands(program: Command, connector: Command): v
         connectionCredentials(id, options, runtimeIo()),
       ),
     );
+
+  withSession(
+    connection
+      .command('delete')
+      .description('delete a connection that holds no events, with its feeds (admin scope)')
+      .argument('<id>', 'connection id')
+      .addOption(json('{result, connectionId}')),
+  )
+    .addHelpText(
+      'after',
+      '\nA connection whose syncs collected events is refused: deleting it would delete them. Stop it and\n' +
+        'keep its events with "svc connection revoke <id>". One with a pending or running run is refused too.\n' +
+        EXIT,
+    )
+    .action(action('connection delete', (id: string, options) => connectionDelete(id, options, runtimeIo())));
 
   withSession(
     connection
@@ -359,7 +375,7 @@ export function registerBrowserAuth(memory: Command): void {
     .action(action('memory browser-auth', (options) => browserAuth(options, browserAuthIo(runtimeIo()))));
 }
 
-function pageSize(value: string): number {
+export function pageSize(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 200)
     throw new InvalidArgumentError('must be a whole number from 1 to 200');

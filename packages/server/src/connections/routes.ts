@@ -7,6 +7,7 @@ import { iso, isoOrNull, orgParams, problemResponse, problemResponses } from '..
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import { forgetCredentials, storeCredentials } from './credentials.js';
+import { deleteConnectionRoute } from './delete-route.js';
 import { credentialProblems, pendingAuth, renderDisplayName, runConfig, schemaDetails } from './model.js';
 import {
   type ConnectionRow,
@@ -459,5 +460,7 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
         });
       },
     );
+
+    deleteConnectionRoute(app, options);
   };
 }
