@@ -580,7 +580,11 @@ export interface paths {
         get: operations["getConnection"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a connection that holds no events, with its feeds (admin)
+         * @description Its feeds (schedule, config, checkpoint), finished runs and OAuth attempts are deleted with it. A connection whose syncs collected events is refused (409): deleting it would delete its events. Revoke it instead (`POST /api/{org}/connections/{connectionId}/revoke`): it stops and forgets its credentials, and its events stay. A connection with a pending or running run is refused too (409): cancel the run, or wait for it.
+         */
+        delete: operations["deleteConnection"];
         options?: never;
         head?: never;
         /**
@@ -7360,6 +7364,106 @@ export interface operations {
             };
             /** @description No such resource in this org */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this address; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server failed; the error is in its log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable, or this server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description org slug */
+                org: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        result: "deleted";
+                        connectionId: number;
+                    };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or bad credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credentials lack the needed scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in this org */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The connection holds events, or a run of it is pending or running */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
