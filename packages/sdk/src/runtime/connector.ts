@@ -79,11 +79,20 @@ export function isConnector(value: unknown): value is Connector {
 export type FeedHandler = (ctx: SyncContext) => Promise<SyncResult>;
 export type ActionHandler = (ctx: ActionContext) => Promise<ActionResult>;
 
-export interface FeedWithHandler extends FeedDefinition {
+/** `key` may be left out: it is the feed's key in `feeds`, as in Lobu's `defineConnector`. */
+export interface FeedWithHandler extends Omit<FeedDefinition, 'key'> {
+  key?: string;
   sync: FeedHandler;
 }
 
-export interface ActionWithHandler extends ActionDefinition {
+/**
+ * `key` may be left out (the action's key in `actions`), and so may `requiresApproval`: then the
+ * action needs approval. Lobu's `defineConnector` takes an absent one as `false`; here a connector
+ * that does not say whether an action changes something is not trusted to run it unasked.
+ */
+export interface ActionWithHandler extends Omit<ActionDefinition, 'key' | 'requiresApproval'> {
+  key?: string;
+  requiresApproval?: boolean;
   execute: ActionHandler;
 }
 
@@ -101,8 +110,17 @@ export interface ConnectorWithHandlers extends Omit<ConnectorDefinition, 'feeds'
 export function defineConnector(spec: ConnectorWithHandlers): Connector {
   const { feeds, actions, authenticate, ...rest } = spec;
   const definition: ConnectorDefinition = { ...rest };
-  if (feeds) definition.feeds = mapValues(feeds, ({ sync: _sync, ...feed }) => feed);
-  if (actions) definition.actions = mapValues(actions, ({ execute: _execute, ...action }) => action);
+  if (feeds)
+    definition.feeds = mapEntries(feeds, (key, { sync: _sync, ...feed }) => ({
+      ...feed,
+      key: feed.key ?? key,
+    }));
+  if (actions)
+    definition.actions = mapEntries(actions, (key, { execute: _execute, ...action }) => ({
+      ...action,
+      key: action.key ?? key,
+      requiresApproval: action.requiresApproval ?? true,
+    }));
   class Defined extends Connector {
     readonly definition = definition;
     async sync(ctx: SyncContext): Promise<SyncResult> {
@@ -121,8 +139,8 @@ export function defineConnector(spec: ConnectorWithHandlers): Connector {
   return new Defined();
 }
 
-function mapValues<T, U>(record: Record<string, T>, fn: (value: T) => U): Record<string, U> {
-  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v)]));
+function mapEntries<T, U>(record: Record<string, T>, fn: (key: string, value: T) => U): Record<string, U> {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(k, v)]));
 }
 
 function unknownKey(kind: 'feed' | 'action', key: string, known: string[]): string {

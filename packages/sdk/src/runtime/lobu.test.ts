@@ -3,13 +3,14 @@
  * `ConnectorRuntime` without `execute`, Lobu's `IDENTITY` names, and Owletto-era envelopes.
  */
 import { describe, expect, it } from 'vitest';
+import { validateDefinition } from '../definition/validate.js';
 import type { EventEnvelope } from '../events/envelope.js';
 import { OWLETTO_ENVELOPE_FIELDS } from '../events/owletto.js';
 import { EnvelopeError } from '../harness/check.js';
 import { runAction } from '../harness/run-action.js';
 import { runSync } from '../harness/run-sync.js';
 import { IDENTITY, identityNamespaceProblem, LOBU_IDENTITY_ALIASES } from '../identity/namespaces.js';
-import { ConnectorRuntime, isConnector } from './connector.js';
+import { ConnectorRuntime, defineConnector, isConnector } from './connector.js';
 import type { SyncResult } from './types.js';
 
 /** Lobu's read-only connector: it writes no `execute`, and hands back whatever `events` it is given. */
@@ -144,5 +145,34 @@ describe('Owletto-era envelopes', () => {
     expect(extra.message).toMatch(
       /events\[0\]\.engagement: is not a field of EventEnvelope, nor one of the Owletto-era fields mapped to it; put it in metadata/,
     );
+  });
+});
+
+describe("Lobu's defineConnector spelling", () => {
+  it('takes each feed and action key from its place, and an action without requiresApproval needs approval', async () => {
+    const connector = defineConnector({
+      key: 'lobu.notes',
+      name: 'Notes',
+      version: '1.0.0',
+      feeds: {
+        notes: {
+          name: 'Notes',
+          async sync() {
+            const note = { origin_id: 'n1', payload_text: 'first note', occurred_at: '2026-11-20T09:00:00Z' };
+            return { events: [note], checkpoint: { after: 'n1' } };
+          },
+        },
+      },
+      actions: {
+        archive: { name: 'Archive', execute: async () => ({ success: true, output: { archived: true } }) },
+        read: { name: 'Read', requiresApproval: false, execute: async () => ({ success: true }) },
+      },
+    });
+    expect(validateDefinition(connector)).toEqual({ valid: true, problems: [] });
+    expect(connector.definition.feeds?.notes?.key).toBe('notes');
+    expect(connector.definition.actions?.archive).toMatchObject({ key: 'archive', requiresApproval: true });
+    expect(connector.definition.actions?.read).toMatchObject({ key: 'read', requiresApproval: false });
+    const synced = await runSync(connector, { feedKey: 'notes' });
+    expect(synced.events.map((e) => e.payload_text)).toEqual(['first note']);
   });
 });
