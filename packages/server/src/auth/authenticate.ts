@@ -1,8 +1,8 @@
-import { ID_PATTERN } from '@svc/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { ProblemError } from '../http/problem.js';
 import type { App, Caller, OrgRef, RouteAuth } from '../http/types.js';
+import { orgBySlug } from '../orgs/lookup.js';
 import { type SessionReading, sessionCaller, sessionSecretOf, sessionStillLive } from '../sessions/caller.js';
 import { passwordCheck } from '../sessions/store.js';
 import { type AuthThrottle, clientKey, createAuthThrottle } from './throttle.js';
@@ -69,11 +69,7 @@ async function resolveOrg(options: AuthenticationOptions, caller: Caller, slug: 
       throw new ProblemError(404, 'not_found', `org "${slug}" does not exist`);
     return { id: caller.token.orgId, slug };
   }
-  // A slug that breaks the rule names no org: answer without asking the database.
-  if (!ID_PATTERN.test(slug)) throw new ProblemError(404, 'not_found', `org "${slug}" does not exist`);
-  const { rows } = await options.pool.query<{ id: string }>('SELECT id FROM orgs WHERE slug = $1', [slug]);
-  if (!rows[0]) throw new ProblemError(404, 'not_found', `org "${slug}" does not exist`);
-  return { id: String(rows[0].id), slug };
+  return orgBySlug(options.pool, slug);
 }
 
 function authorize(caller: Caller, auth: Exclude<RouteAuth, 'public'>): void {

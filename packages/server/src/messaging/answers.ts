@@ -1,9 +1,9 @@
-import { ID_PATTERN } from '@svc/core';
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { iso, isoOrNull } from '../http/common.js';
 import { notFound } from '../http/problem.js';
 import type { OrgRef } from '../http/types.js';
+import { orgBySlug } from '../orgs/lookup.js';
 import type { MessageRow } from './queries.js';
 
 /** The messages API: any token with the `messages` scope, no org in the path. */
@@ -21,17 +21,13 @@ export async function orgOfMessagesCaller(pool: Pool, request: FastifyRequest): 
   const session = request.caller?.session;
   const named = request.headers[ORG_HEADER];
   if (session && typeof named === 'string' && named !== session.org.slug) {
-    if (request.caller?.token || !ID_PATTERN.test(named)) throw notFound(`org "${named}"`);
-    const { rows } = await pool.query<{ id: string }>('SELECT id FROM orgs WHERE slug = $1', [named]);
-    if (!rows[0]) throw notFound(`org "${named}"`);
-    return { id: String(rows[0].id), slug: named };
+    if (request.caller?.token) throw notFound(`org "${named}"`);
+    return orgBySlug(pool, named);
   }
   const token = request.caller?.token;
   if (token) return { id: token.orgId, slug: token.orgSlug };
   if (session) return session.org;
-  const { rows } = await pool.query<{ id: string }>("SELECT id FROM orgs WHERE slug = 'default'");
-  if (!rows[0]) throw notFound('org "default"');
-  return { id: String(rows[0].id), slug: 'default' };
+  return orgBySlug(pool, 'default');
 }
 
 export const toMessage = (row: MessageRow, basePath: string) => ({

@@ -1,4 +1,4 @@
-import { ID_PATTERN, idSchema, scopeSchema } from '@svc/core';
+import { idSchema, scopeSchema } from '@svc/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import type { Authenticator } from '../auth/authenticate.js';
 import { iso, noBody, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App, Caller, CallerSession, OrgRef } from '../http/types.js';
+import { orgBySlug } from '../orgs/lookup.js';
 import { isSecureRequest } from './caller.js';
 import { createSession, moveSession, revokeSession, SESSION_TTL_MS, sessionCookieName } from './store.js';
 
@@ -53,13 +54,6 @@ function sessionOf(request: FastifyRequest): { caller: Caller; session: CallerSe
     );
   }
   return { caller, session: caller.session };
-}
-
-async function orgBySlug(pool: Pool, slug: string): Promise<OrgRef> {
-  if (!ID_PATTERN.test(slug)) throw notFound(`org "${slug}"`);
-  const { rows } = await pool.query<{ id: string }>('SELECT id FROM orgs WHERE slug = $1', [slug]);
-  if (!rows[0]) throw notFound(`org "${slug}"`);
-  return { id: String(rows[0].id), slug };
 }
 
 /**
