@@ -222,9 +222,9 @@ describe('svc import lobu: memory bundles', () => {
       { slug: 'weekly', name: 'Weekly', schedule: '0 9 * * 1', prompt: 'Summarise the week.', agent: 'crm' },
     ]);
     const why = (lobu: string) => run.json?.entries.find((e) => e.lobu === lobu)?.why ?? '';
-    expect(why('models/nested/works_at.yml relationship works_at rules {source: $member, target: company}')).toContain(
-      '$member',
-    );
+    expect(
+      why('models/nested/works_at.yml relationship works_at rules {source: $member, target: company}'),
+    ).toContain('$member');
     expect(why('models/nested/works_at.yml relationship works_at auto_create_when')).toContain('identit');
     expect(why('models/multi.yaml entity person metadata_schema')).toContain('svc would refuse it');
     expect(why('models/multi.yaml watcher weekly extraction_schema')).toContain('type');
@@ -257,13 +257,15 @@ describe('svc import lobu: memory bundles', () => {
       { name: 'content', entity_type: 'founder' },
       { name: 'mail', connector: 'google.gmail' },
     ]);
-    expect(run.json?.entries.find((e) => e.lobu === 'models/schema.yaml watcher founders sources posts')).toMatchObject({
+    expect(
+      run.json?.entries.find((e) => e.lobu === 'models/schema.yaml watcher founders sources posts'),
+    ).toMatchObject({
       outcome: 'dropped',
       at: 'models/schema.yaml:5',
     });
   });
 
-  it('fills a watcher\'s agent only when the project has one agent', async () => {
+  it("fills a watcher's agent only when the project has one agent", async () => {
     const { run, tree } = await imported({
       'lobu.toml': lobuToml(['sales', 'support']),
       'models/w.yaml': dedent(`
@@ -279,7 +281,9 @@ describe('svc import lobu: memory bundles', () => {
   });
 
   it('translates each SQL filter shape, and nothing more', () => {
-    expect(translateQuery("SELECT * FROM events WHERE connector_key = 'rss'")).toEqual([{ connector: 'rss' }]);
+    expect(translateQuery("SELECT * FROM events WHERE connector_key = 'rss'")).toEqual([
+      { connector: 'rss' },
+    ]);
     expect(translateQuery("select id from events where connector_key in ('a', 'b') limit 5")).toEqual([
       { connector: 'a' },
       { connector: 'b' },
@@ -292,7 +296,9 @@ describe('svc import lobu: memory bundles', () => {
     expect(translateQuery('SELECT id FROM events ORDER BY occurred_at DESC LIMIT 10')).toEqual([]);
     expect(translateQuery("SELECT id FROM events WHERE origin_type = 'tweet'")).toBeNull();
     expect(translateQuery("SELECT id FROM entities WHERE entity_type = 'founder'")).toBeNull();
-    expect(translateQuery("SELECT id FROM events WHERE connector_key = 'x' OR connector_key = 'y'")).toBeNull();
+    expect(
+      translateQuery("SELECT id FROM events WHERE connector_key = 'x' OR connector_key = 'y'"),
+    ).toBeNull();
   });
 });
 

@@ -64,7 +64,10 @@ describe('svc import lobu: the generations of lobu.toml', () => {
     expect(agent.skills.list).toEqual([{ name: 'github', enabled: true }]);
     expect(agent.nix).toEqual({ packages: ['python311', 'ffmpeg'] });
     expect(agent.platforms).toEqual([
-      { type: 'messenger', config: { bot_token: '$TELEGRAM_BOT_TOKEN', secret_token: '$TELEGRAM_SECRET_TOKEN' } },
+      {
+        type: 'messenger',
+        config: { bot_token: '$TELEGRAM_BOT_TOKEN', secret_token: '$TELEGRAM_SECRET_TOKEN' },
+      },
     ]);
     expect(files['agents/support-bot/IDENTITY.md']).toBe('# Support bot\n');
     expect(entry(run, 'platforms.api')?.outcome).toBe('dropped');
@@ -96,7 +99,10 @@ describe('svc import lobu: the generations of lobu.toml', () => {
     const { run, toml, files } = await convert(dir);
     const agent = toml.agents.careops;
     expect(agent.platforms).toEqual([
-      { type: 'team_chat', config: { bot_token: '$SLACK_BOT_TOKEN', signing_secret: '$SLACK_SIGNING_SECRET' } },
+      {
+        type: 'team_chat',
+        config: { bot_token: '$SLACK_BOT_TOKEN', signing_secret: '$SLACK_SIGNING_SECRET' },
+      },
     ]);
     // TOML put default_schedule_channel into [agents.careops.skills.mcp.deepwiki]: not copied there.
     expect(agent.skills.mcp.deepwiki).toEqual({ url: 'https://mcp.deepwiki.com/mcp' });
@@ -151,7 +157,10 @@ describe('svc import lobu: the generations of lobu.toml', () => {
           app_secret: '$WHATSAPP_APP_SECRET',
         },
       },
-      { type: 'team_chat', config: { bot_token: '$SLACK_BOT_TOKEN', signing_secret: '$SLACK_SIGNING_SECRET' } },
+      {
+        type: 'team_chat',
+        config: { bot_token: '$SLACK_BOT_TOKEN', signing_secret: '$SLACK_SIGNING_SECRET' },
+      },
     ]);
     expect(entry(run, 'agents.crm.platforms[3]')?.why).toContain('no "discord" platform');
     expect(entry(run, 'agents.crm.platforms[2].channels')?.outcome).toBe('dropped');
