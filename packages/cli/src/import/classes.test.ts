@@ -103,6 +103,39 @@ describe('svc import lobu: providers and secrets', () => {
   });
 });
 
+describe('svc import lobu: platforms', () => {
+  it('keeps a WhatsApp phone number id written as a value, never a token, and names variables per agent', async () => {
+    const { run, toml } = await imported({
+      'lobu.toml': dedent(`
+        [agents.sales]
+        name = "sales"
+        dir = "./agents/sales"
+        [[agents.sales.platforms]]
+        type = "whatsapp"
+        config = { accessToken = "EAAG-literal-access-token", phoneNumberId = "106540352242922" }
+
+        [agents.support]
+        name = "support"
+        dir = "./agents/support"
+        [agents.support.platforms.telegram]
+      `),
+    });
+    expect(run.code, run.out).toBe(0);
+    expect(run.out + JSON.stringify(toml)).not.toContain('EAAG-literal-access-token');
+    expect(toml.agents.sales.platforms[0].config).toEqual({
+      flavor: 'whatsapp',
+      access_token: '$SALES_WHATSAPP_ACCESS_TOKEN',
+      phone_number_id: '106540352242922',
+      app_secret: '$SALES_WHATSAPP_APP_SECRET',
+      verify_token: '$SALES_WHATSAPP_VERIFY_TOKEN',
+    });
+    expect(toml.agents.support.platforms[0].config).toEqual({
+      bot_token: '$SUPPORT_TELEGRAM_BOT_TOKEN',
+      secret_token: '$SUPPORT_TELEGRAM_SECRET_TOKEN',
+    });
+  });
+});
+
 describe('svc import lobu: schedules', () => {
   it('turns deliver_to of a Slack connection into a notification channel on the svc platform', async () => {
     const { run, tree } = await imported({

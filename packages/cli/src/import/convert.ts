@@ -130,6 +130,14 @@ export async function convertLobuProject(lobuDir: string, outForSteps: string): 
 
   const memory = convertMemory(lobu.memory, outForSteps, report, at);
   const modelFiles = memory.models === null ? [] : await listModels(root, memory.models, report);
+  if (lobu.memory === null && modelFiles.length > 0) {
+    report.translated(
+      LOBU_TOML,
+      'models/ (lobu.toml has no [memory])',
+      'svc.toml memory.models',
+      "read as Lobu's default models folder, which its memory seed read",
+    );
+  }
   const agentIds = Object.keys(agents);
   const taken = new Set(modelFiles.map((f) => f.out));
   const schedulesBundle = taken.has(SCHEDULES_BUNDLE) ? 'models/lobu-schedules-2.yaml' : SCHEDULES_BUNDLE;
