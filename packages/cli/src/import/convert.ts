@@ -73,16 +73,14 @@ export async function convertLobuProject(lobuDir: string, outForSteps: string): 
     }
     const out: Record<string, unknown> = {};
     const svc = `svc.toml agents.${agent.id}`;
+    // The first generation wrote name and description in [agent].
+    const meta = agent.base.length > 0 ? agent.base : ['agent'];
     out.name = typeof agent.raw.name === 'string' && agent.raw.name !== '' ? agent.raw.name : agent.id;
     if (agent.raw.name !== undefined)
-      report.kept(at([...agent.base, 'name']), dotted([...agent.base, 'name']), `${svc}.name`);
+      report.kept(at([...meta, 'name']), dotted([...meta, 'name']), `${svc}.name`);
     if (typeof agent.raw.description === 'string') {
       out.description = agent.raw.description;
-      report.kept(
-        at([...agent.base, 'description']),
-        dotted([...agent.base, 'description']),
-        `${svc}.description`,
-      );
+      report.kept(at([...meta, 'description']), dotted([...meta, 'description']), `${svc}.description`);
     }
     for (const [name, text] of await agentFiles(root, agent, report, at))
       files.set(`agents/${agent.id}/${name}`, text);

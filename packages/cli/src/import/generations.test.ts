@@ -71,6 +71,7 @@ describe('svc import lobu: the generations of lobu.toml', () => {
     ]);
     expect(files['agents/support-bot/IDENTITY.md']).toBe('# Support bot\n');
     expect(entry(run, 'platforms.api')?.outcome).toBe('dropped');
+    expect(entry(run, 'agent.name')).toMatchObject({ outcome: 'kept', at: 'lobu.toml:2' });
     expect(entry(run, 'worker.timeout_minutes')).toMatchObject({ outcome: 'dropped', at: 'lobu.toml:17' });
     expect(entry(run, 'skills.enabled[0]')).toMatchObject({ outcome: 'translated', at: 'lobu.toml:10' });
   });
