@@ -201,6 +201,32 @@ connector
     }),
   );
 
+program
+  .command('import')
+  .description('convert a project of another platform into an svc project')
+  .command('lobu')
+  .description(
+    'write an svc project from a Lobu project (lobu.toml, agent folders, models), with a report of every key',
+  )
+  .option('--dir <dir>', 'the Lobu project (the folder of lobu.toml)', '.')
+  .option('--out <dir>', 'where to write the svc project (default: <dir>-svc beside it)')
+  .option('--force', 'write into a non-empty --out, overwriting the files the import writes')
+  .option('--json', 'print the report as JSON (format_version 1)')
+  .addHelpText(
+    'after',
+    '\nExit codes: 0 written, and svc loads it; 1 nothing written (lobu.toml missing or invalid, --out not empty);\n' +
+      "2 written, but svc's loader reports problems (listed).\n",
+  )
+  .action(
+    action('import lobu', async (options) => {
+      const { importLobu } = await import('./import/command.js');
+      process.exitCode = await importLobu(options, {
+        out: (line) => process.stdout.write(`${line}\n`),
+        err: (line) => process.stderr.write(`${line}\n`),
+      });
+    }),
+  );
+
 registerRuntimeCommands(program, connector);
 registerEverydayCommands(program);
 
