@@ -143,6 +143,8 @@ export function sessionRoutes(options: SessionRouteOptions, authenticator: Authe
           tags,
           operationId: 'getSession',
           summary: 'The console session this request came with, and its CSRF token',
+          description:
+            "The console's session of this cookie: who signed in, the org it shows, and the CSRF token that the console's writes carry.",
           response: { 200: z.object({ session: sessionSchema }), ...problemResponses },
         },
       },
@@ -160,6 +162,8 @@ export function sessionRoutes(options: SessionRouteOptions, authenticator: Authe
           tags,
           operationId: 'moveSession',
           summary: "Move an admin's console session to another org",
+          description:
+            'Points the console session at another org; only a session of the deployment admin may.',
           body: z.object({ org: idSchema }),
           response: {
             200: z.object({ session: sessionSchema }),
@@ -187,6 +191,8 @@ export function sessionRoutes(options: SessionRouteOptions, authenticator: Authe
           tags,
           operationId: 'signOut',
           summary: 'Sign out: the session ends on every replica and its cookie is cleared',
+          description:
+            'Ends the console session on every replica and clears its cookie. Answers the same when there was no session.',
           body: noBody,
           response: { 200: z.object({ result: z.literal('deleted') }), ...problemResponses },
         },
