@@ -95,7 +95,7 @@ describe.each([
   });
 
   it('declares what /readyz and /metrics answer', () => {
-    expect(Object.keys(doc.paths['/readyz'].get.responses).sort()).toEqual(['200', '500', '503']);
+    expect(Object.keys(doc.paths['/readyz'].get.responses).sort()).toEqual(['200', '431', '500', '503']);
     expect(doc.paths['/metrics'].get.responses['200'].content).toEqual({
       'text/plain': { schema: { type: 'string' } },
     });

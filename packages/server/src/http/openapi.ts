@@ -8,6 +8,9 @@ import type { App, HttpOptions } from './types.js';
 
 const SCHEMA_REF = '#/components/schemas/';
 
+/** Methods whose requests Fastify reads a body of, whether or not the route takes one. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /**
  * Problems that the framework, authentication or the error handler send whatever the route
  * declares; a route's own declarations (its 404, 409, 422, a rate limit's 429) take precedence.
@@ -15,14 +18,22 @@ const SCHEMA_REF = '#/components/schemas/';
 function answersOfEveryRoute(route: RouteOptions, schema: FastifySchema) {
   const isPublic = route.config?.auth === 'public';
   const validated = schema.params || schema.querystring || schema.headers || schema.body;
+  const methods = [route.method].flat();
+  // A DELETE takes no body, but one sent anyway is read (and refused) like any other.
+  const readsBody = schema.body || methods.some((method) => BODY_METHODS.has(method));
   return {
     ...(validated ? { 400: problemResponse('The request is not valid') } : {}),
-    ...(schema.body
+    ...(readsBody
       ? {
           413: problemResponse('The body is larger than the limit'),
           415: problemResponse('The body is not `application/json`'),
         }
       : {}),
+    ...(route.url.includes(':')
+      ? { 414: problemResponse('A segment of the path is longer than 1000 characters') }
+      : {}),
+    // Node's parser answers it before any route runs, for every URL.
+    431: problemResponse('The request line and headers are larger than 16 KiB'),
     500: problemResponse('The server failed; the error is in its log'),
     // Authentication looks tokens up in the database, and throttles an address that keeps failing.
     ...(isPublic
