@@ -25,8 +25,7 @@ const embeddingQuery = z
 /** An event as its connector emitted it (the envelope's own field names), and where it landed. */
 const eventSchema = z.object({
   id: recordIdSchema,
-  connectionId: z
-    .int()
+  connectionId: recordIdSchema
     .nullable()
     .describe("null for an event no connector wrote: a watcher's summary, a fact an agent saved"),
   feedId: recordIdSchema.nullable(),

@@ -4,6 +4,7 @@ import type { FastifySchema, RouteOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { problemResponse } from './common.js';
 import { docsHeaders } from './docs-headers.js';
+import { withRequestExamples } from './openapi-examples.js';
 import type { App, HttpOptions } from './types.js';
 
 const SCHEMA_REF = '#/components/schemas/';
@@ -41,6 +42,18 @@ function answersOfEveryRoute(route: RouteOptions, schema: FastifySchema) {
       : { 429: problemResponse('Too many failed authentications from this address; see Retry-After') }),
     503: problemResponse('The database is unreachable, or this server is shutting down; retry shortly'),
   };
+}
+
+type Responses = Record<string, { content?: Record<string, { example?: unknown }> }>;
+
+/** The converter keeps a response's schemas but not the example beside one: put it back. */
+function keepResponseExamples(declared: unknown, converted: unknown): void {
+  for (const [status, answer] of Object.entries((declared ?? {}) as Responses)) {
+    for (const [type, media] of Object.entries(answer?.content ?? {})) {
+      const target = (converted as Responses | undefined)?.[status]?.content?.[type];
+      if (media.example !== undefined && target) target.example = media.example;
+    }
+  }
 }
 
 type Schemas = Record<string, unknown>;
@@ -158,6 +171,7 @@ export async function registerOpenApi(
           : input,
       );
       if (documented) {
+        keepResponseExamples(schema.response, out.schema.response);
         const isPublic = route.config?.auth === 'public';
         const documentedSchema = out.schema as Record<string, unknown>;
         documentedSchema.security = isPublic ? [] : [{ bearerAuth: [] }];
@@ -180,6 +194,7 @@ export async function registerOpenApi(
         paths?: unknown;
       };
       const schemas = withoutSelfReferences(document.components?.schemas ?? {});
+      withRequestExamples(document.paths as Parameters<typeof withRequestExamples>[0]);
       return {
         ...document,
         components: { ...document.components, schemas: referencedOnly(schemas, document.paths) },

@@ -26,8 +26,7 @@ export const searchHitSchema = z.object({
   sourceUrl: z.string().nullable(),
   occurredAt: z.string(),
   snippet: z.string().describe('a short passage of the body around the words found, between « and »'),
-  connectionId: z
-    .int()
+  connectionId: recordIdSchema
     .nullable()
     .describe('null for events no connector wrote (saved by an agent, a watcher)'),
   rank: z.number().describe('ts_rank_cd: a title match weighs more than a body match'),
