@@ -58,6 +58,23 @@ function keepResponseExamples(declared: unknown, converted: unknown): void {
 
 type Schemas = Record<string, unknown>;
 
+type BodyOperation = { requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> } };
+
+/**
+ * A body that may be null may be left out too (`noBody`, a revoke's optional reason): the converter
+ * marks every body required, and a generated client would then make every caller send one.
+ */
+function withOptionalBodies(paths: Record<string, Record<string, BodyOperation>>): void {
+  for (const operation of Object.values(paths).flatMap((methods) => Object.values(methods))) {
+    const schema = operation.requestBody?.content?.['application/json']?.schema as
+      | { anyOf?: { type?: unknown }[] }
+      | undefined;
+    if (operation.requestBody && schema?.anyOf?.some((branch) => branch.type === 'null')) {
+      operation.requestBody.required = false;
+    }
+  }
+}
+
 /** Replaces every `{$ref: <target>}` inside `value` with `{}` (any value). */
 function withoutRef(value: unknown, target: string): unknown {
   if (Array.isArray(value)) return value.map((v) => withoutRef(v, target));
@@ -195,6 +212,7 @@ export async function registerOpenApi(
       };
       const schemas = withoutSelfReferences(document.components?.schemas ?? {});
       withRequestExamples(document.paths as Parameters<typeof withRequestExamples>[0]);
+      withOptionalBodies(document.paths as Parameters<typeof withOptionalBodies>[0]);
       return {
         ...document,
         components: { ...document.components, schemas: referencedOnly(schemas, document.paths) },

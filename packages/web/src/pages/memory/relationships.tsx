@@ -6,7 +6,7 @@ import { Table } from '../../ui/table';
 import { EntityLink } from './entity-link';
 
 /** Every relationship of one entity, whichever end it is, newest first, a page at a time. */
-export function Relationships({ org, entityId }: { org: string; entityId: string }) {
+export function Relationships({ org, entityId }: { org: string; entityId: number }) {
   const { first, rows, hasMore, more, moreError } = usePaged(
     (after?: string) =>
       must(
