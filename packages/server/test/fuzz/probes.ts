@@ -21,7 +21,7 @@ export function probesFor(op: Operation, doc: any, fixtures: Fixtures): FuzzRequ
     .map((p) => `${p.name}=${encodeURIComponent(String(sampleOf(p.schema, resolve)))}`)
     .join('&');
   const body = op.json ? JSON.stringify(sampleOf(op.json, resolve) ?? {}) : undefined;
-  const json = op.json ? { 'content-type': 'application/json' } : {};
+  const json: Record<string, string> = op.json ? { 'content-type': 'application/json' } : {};
   const plain: FuzzRequest = { broken: '', params, query, headers: json, body, caller: 'admin_password' };
   const probes: FuzzRequest[] = [
     { ...plain, broken: 'no credentials', headers: { ...json, authorization: '' } },
