@@ -97,7 +97,7 @@ export default function ConnectionPage({ org, ...props }: { org: string; connect
   const connection = loaded.data?.connection;
   const title = connection
     ? (connection.displayName ?? `${connection.connectorKey} #${connection.id}`)
-    : `Connection ${connectionId}`;
+    : `Connection ${props.connectionId}`;
   return (
     <Page
       title={title}

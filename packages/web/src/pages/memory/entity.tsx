@@ -19,9 +19,9 @@ export default function EntityPage({ org, ...props }: { org: string; entityId: s
   const entity = loaded.data?.entity;
   return (
     <Page
-      title={entity ? (entity.title ?? `Entity ${entity.id}`) : `Entity ${entityId}`}
+      title={entity ? (entity.title ?? `Entity ${entity.id}`) : `Entity ${props.entityId}`}
       actions={
-        <a class="button secondary" href={href(`/orgs/${org}/memory?entityId=${entityId}`)}>
+        <a class="button secondary" href={href(`/orgs/${org}/memory?entityId=${props.entityId}`)}>
           Search its events
         </a>
       }

@@ -17,7 +17,6 @@ export function Relationships({ org, entityId }: { org: string; entityId: number
     (data) => ({ rows: data.relationships, nextCursor: data.nextCursor }),
     [org, entityId],
   );
-  const self = Number(entityId);
   return (
     <Loading loaded={first}>
       {() =>
@@ -27,7 +26,7 @@ export function Relationships({ org, entityId }: { org: string; entityId: number
           <>
             <Table head={['Relationship', 'With', 'Metadata', 'Since']}>
               {rows.map((r) => {
-                const outgoing = r.sourceEntityId === self;
+                const outgoing = r.sourceEntityId === entityId;
                 const other = outgoing ? r.targetEntityId : r.sourceEntityId;
                 return (
                   <tr key={r.id}>

@@ -61,7 +61,7 @@ export default function RunPage({ org, ...props }: { org: string; runId: string 
   }, [open, loaded.reload]);
   return (
     <Page
-      title={`Run #${runId}`}
+      title={`Run #${props.runId}`}
       actions={can('write') && run ? <Controls org={org} run={run} onChanged={loaded.reload} /> : null}
     >
       <Loading loaded={loaded}>
