@@ -138,7 +138,7 @@ export function agentRoutes(options: AgentRouteOptions) {
           operationId: 'upsertAgent',
           summary: 'Create or update an agent; a repeat answers unchanged and writes nothing',
           description:
-            'Creates the agent (201) or updates its name and description (200). Sending what is already stored answers `unchanged` and writes nothing.',
+            'Creates the agent (201) or updates it (200). Sending what is already stored answers `unchanged` and writes nothing.',
           params: orgParams,
           body: agentUpsertSchema,
           response: {

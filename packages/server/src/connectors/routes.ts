@@ -182,7 +182,7 @@ export function connectorRoutes(options: ConnectorRouteOptions) {
           operationId: 'listConnectors',
           summary: 'The connectors installed in the org',
           description:
-            'The connectors installed in the org, with their keys, versions, and what each one collects and does.',
+            'The connectors installed in the org, each with its key, version, definition (feeds, actions, credentials) and entity link overrides.',
           params: orgParams,
           response: { 200: z.object({ connectors: z.array(installSchema) }), ...problemResponses },
         },

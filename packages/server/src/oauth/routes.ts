@@ -226,7 +226,7 @@ export function oauthRoutes(options: OAuthRouteOptions) {
           operationId: 'getOAuthAttempt',
           summary: 'How an OAuth connection attempt went',
           description:
-            'Whether the OAuth attempt is pending, completed or failed, and why it failed: what a client polls after it opened the authorization URL.',
+            'Whether the OAuth attempt is `pending`, `connected`, `denied`, `failed` or `expired`, and what to do next: what a client polls after it opened the authorization URL.',
           params: orgParams.extend({ connectionId: recordIdParam, attemptId: recordIdParam }),
           response: { 200: z.object({ attempt: attemptSchema }), ...problemResponses },
         },

@@ -67,7 +67,7 @@ export function operationsRoutes(options: OperationsRouteOptions, registry: Regi
           operationId: 'metrics',
           summary: 'Prometheus metrics',
           description:
-            "Request, queue, turn and sync counters and histograms in the Prometheus text format, for a scraper on the operator's network.",
+            "The server's counters and histograms in the Prometheus text format, for a scraper on the operator's network.",
           response: {
             200: {
               description: 'The Prometheus text exposition format',

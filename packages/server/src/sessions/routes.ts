@@ -192,7 +192,7 @@ export function sessionRoutes(options: SessionRouteOptions, authenticator: Authe
           operationId: 'signOut',
           summary: 'Sign out: the session ends on every replica and its cookie is cleared',
           description:
-            'Ends the console session on every replica and clears its cookie. Answers the same when there was no session.',
+            'Ends the console session on every replica and clears its cookie. A request without a session (a bearer token, no cookie) answers 404.',
           body: noBody,
           response: { 200: z.object({ result: z.literal('deleted') }), ...problemResponses },
         },

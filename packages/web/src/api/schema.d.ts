@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Request, queue, turn and sync counters and histograms in the Prometheus text format, for a scraper on the operator's network.
+         * @description The server's counters and histograms in the Prometheus text format, for a scraper on the operator's network.
          */
         get: operations["metrics"];
         put?: never;
@@ -169,7 +169,7 @@ export interface paths {
         post: operations["signIn"];
         /**
          * Sign out: the session ends on every replica and its cookie is cleared
-         * @description Ends the console session on every replica and clears its cookie. Answers the same when there was no session.
+         * @description Ends the console session on every replica and clears its cookie. A request without a session (a bearer token, no cookie) answers 404.
          */
         delete: operations["signOut"];
         options?: never;
@@ -196,7 +196,7 @@ export interface paths {
         put?: never;
         /**
          * Create or update an agent; a repeat answers unchanged and writes nothing
-         * @description Creates the agent (201) or updates its name and description (200). Sending what is already stored answers `unchanged` and writes nothing.
+         * @description Creates the agent (201) or updates it (200). Sending what is already stored answers `unchanged` and writes nothing.
          */
         post: operations["upsertAgent"];
         delete?: never;
@@ -580,7 +580,7 @@ export interface paths {
         };
         /**
          * The connectors installed in the org
-         * @description The connectors installed in the org, with their keys, versions, and what each one collects and does.
+         * @description The connectors installed in the org, each with its key, version, definition (feeds, actions, credentials) and entity link overrides.
          */
         get: operations["listConnectors"];
         put?: never;
@@ -776,7 +776,7 @@ export interface paths {
         };
         /**
          * How an OAuth connection attempt went
-         * @description Whether the OAuth attempt is pending, completed or failed, and why it failed: what a client polls after it opened the authorization URL.
+         * @description Whether the OAuth attempt is `pending`, `connected`, `denied`, `failed` or `expired`, and what to do next: what a client polls after it opened the authorization URL.
          */
         get: operations["getOAuthAttempt"];
         put?: never;
