@@ -1,5 +1,7 @@
 /** Identifier rules shared by `svc.toml`, the CLI and the server (DESIGN.md section 5). */
 
+import { z } from 'zod';
+
 /** An org slug or an agentId: lowercase letters, digits and `-`, starting with a letter or digit. */
 export const ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 export const ID_RULE =
@@ -45,3 +47,12 @@ export const STABLE_ID_MAX_LENGTH = 200;
 export function webhookPath(stableId: string): string {
   return `/api/v1/webhooks/${stableId}`;
 }
+
+/**
+ * The id of a stored row (a connection, feed, run, event, entity...) as records carry it: a
+ * bigserial, so positive. Saying so keeps the document's examples and bounds ones a row can have.
+ */
+export const recordIdSchema = z.int().min(1);
+
+/** A count or a size: never negative. */
+export const countSchema = z.int().min(0);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countSchema, recordIdSchema } from './ids.js';
 
 /** `api`, `team_chat`, `messenger`, or an internal route `internal.<name>` (admin tokens only). */
 export const messagePlatformSchema = z
@@ -70,9 +71,9 @@ export const MESSAGE_STATUSES = ['queued', 'running', 'awaiting_approval', 'comp
 
 /** Tokens a turn used, as the provider reported them. */
 export const usageSchema = z.object({
-  inputTokens: z.int().nullable(),
-  outputTokens: z.int().nullable(),
-  totalTokens: z.int().nullable(),
+  inputTokens: countSchema.nullable(),
+  outputTokens: countSchema.nullable(),
+  totalTokens: countSchema.nullable(),
 });
 
 /** Why a turn failed: a problem (`code`, `detail` saying what to do), as HTTP errors are. */
@@ -91,7 +92,7 @@ export const messageSchema = z.object({
   error: turnErrorSchema.nullable(),
   model: z.string().nullable().describe('"provider/model" that answered'),
   usage: usageSchema.nullable(),
-  attempts: z.int().describe('times a worker took the turn up'),
+  attempts: countSchema.describe('times a worker took the turn up'),
   delivery: z
     .enum(['pending', 'delivered', 'failed'])
     .nullable()
@@ -99,7 +100,13 @@ export const messageSchema = z.object({
   deliveryError: turnErrorSchema.nullable().describe('why the reply did not reach the platform: its error'),
   files: z
     .array(
-      z.object({ id: z.uuid(), name: z.string(), contentType: z.string(), size: z.int(), url: z.string() }),
+      z.object({
+        id: z.uuid(),
+        name: z.string(),
+        contentType: z.string(),
+        size: countSchema,
+        url: z.string(),
+      }),
     )
     .describe('files sent with the message (multipart), each downloadable at its url'),
   createdAt: z.string(),
@@ -217,8 +224,8 @@ export const toolCallApprovalItemSchema = z.object({
 /** A connector action run that waits for approval (or did), as the approvals inbox lists it. */
 export const actionRunApprovalItemSchema = z.object({
   kind: z.literal('action_run'),
-  id: z.int().describe('the run id'),
-  connectionId: z.int(),
+  id: recordIdSchema.describe('the run id'),
+  connectionId: recordIdSchema,
   connectorKey: z.string(),
   actionKey: z.string(),
   input: z.record(z.string(), z.unknown()),

@@ -64,7 +64,7 @@ export type ProblemCode = (typeof PROBLEM_CODES)[number];
 export const problemSchema = z.object({
   type: z.string(),
   title: z.string(),
-  status: z.int(),
+  status: z.int().min(400).max(599),
   detail: z.string(),
   code: z.enum(PROBLEM_CODES),
   errors: z

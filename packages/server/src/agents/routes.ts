@@ -78,6 +78,8 @@ export function agentRoutes(options: AgentRouteOptions) {
           tags,
           operationId: 'listAgents',
           summary: 'Every agent of the org, optionally with settings and platforms, in one answer',
+          description:
+            "The org's agents; `include=config` adds their settings and `include=platforms` their chat platforms, so that one call shows everything `svc plan` compares.",
           params: orgParams,
           querystring: includeQuery,
           response: { 200: z.object({ agents: z.array(agentSchema) }), ...problemResponses },
@@ -105,6 +107,8 @@ export function agentRoutes(options: AgentRouteOptions) {
           tags,
           operationId: 'getAgent',
           summary: 'One agent, optionally with settings and platforms',
+          description:
+            'The agent; `include=config` adds its settings and `include=platforms` its chat platforms.',
           params: agentParams,
           querystring: includeQuery,
           response: { 200: z.object({ agent: agentSchema }), ...problemResponses },
@@ -133,6 +137,8 @@ export function agentRoutes(options: AgentRouteOptions) {
           tags,
           operationId: 'upsertAgent',
           summary: 'Create or update an agent; a repeat answers unchanged and writes nothing',
+          description:
+            'Creates the agent (201) or updates it (200). Sending what is already stored answers `unchanged` and writes nothing.',
           params: orgParams,
           body: agentUpsertSchema,
           response: {
@@ -176,6 +182,8 @@ export function agentRoutes(options: AgentRouteOptions) {
           tags,
           operationId: 'deleteAgent',
           summary: 'Delete an agent with its settings and platforms (admin; svc apply never calls this)',
+          description:
+            'Removes the agent, its settings and its platforms. `svc apply` never deletes: it reports an agent that the project no longer names as drift.',
           params: agentParams,
           response: {
             200: z.object({ result: z.literal('deleted'), agentId: z.string() }),
@@ -212,6 +220,8 @@ export function agentRoutes(options: AgentRouteOptions) {
           tags,
           operationId: 'getAgentSettings',
           summary: 'The 13 settings of an agent, null where unset',
+          description:
+            'Every setting of the agent by name, `null` for one that is not set. Secret references are shown as written, never resolved.',
           params: agentParams,
           response: { 200: configAnswer, ...problemResponses },
         },
@@ -236,6 +246,8 @@ export function agentRoutes(options: AgentRouteOptions) {
           tags,
           operationId: 'patchAgentSettings',
           summary: 'Replace (value), clear (null) or keep (absent) each setting',
+          description:
+            'Each named setting is replaced by its value or cleared by `null`; a setting left out is kept. Answers which settings changed.',
           params: agentParams,
           body: agentConfigPatchSchema,
           response: {

@@ -55,6 +55,8 @@ export function applyRoutes(options: ApplyRouteOptions) {
           tags,
           operationId: 'getApplyManifest',
           summary: 'What the latest svc apply to the org declared; null when none was ever recorded',
+          description:
+            'The manifest that the latest `svc apply` recorded for the org, for `svc plan` to find what the project stopped naming; `null` when none was recorded.',
           params: orgParams,
           response: { 200: z.object({ manifest: applyManifestSchema.nullable() }), ...problemResponses },
         },

@@ -1,7 +1,9 @@
+import { countSchema } from '@svc/core';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
-import { noBody, orgParams, problemResponse, problemResponses } from '../http/common.js';
+import { noBody, orgParams, problemResponse, problemResponses, recordIdParam } from '../http/common.js';
+import { eventStreamResponse } from '../http/event-stream.js';
 import { notFound } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import { lastEventId } from '../messaging/sse.js';
@@ -11,7 +13,7 @@ import { authRunStatus, currentArtifact, postSignal, startAuthRun } from './quer
 import { createAuthRunStreams } from './stream.js';
 
 const tags = ['auth runs'];
-const runParams = orgParams.extend({ runId: z.string().max(20) });
+const runParams = orgParams.extend({ runId: recordIdParam });
 const who = (request: { caller: { token: { name: string } | null } | null }) =>
   request.caller?.token?.name ?? 'admin';
 
@@ -55,7 +57,7 @@ export function authRunRoutes(options: AuthRunRouteOptions) {
             "the method's `timeoutSec` (default 300) whatever the connector does, and `POST /runs/{runId}/cancel` " +
             'stops it at once. One auth run is open per connection: while one is pending or running, this answers ' +
             'it (200, `created: false`) instead of starting another.',
-          params: orgParams.extend({ connectionId: z.string().max(20) }),
+          params: orgParams.extend({ connectionId: recordIdParam }),
           body: noBody,
           response: {
             201: z.object({ run: runRecordSchema, created: z.boolean() }),
@@ -100,7 +102,7 @@ export function authRunRoutes(options: AuthRunRouteOptions) {
             200: z.object({
               run: runRecordSchema,
               artifact: authArtifactSchema.nullable(),
-              artifactSeq: z.int().nullable().describe("the artifact's event id in the run's stream"),
+              artifactSeq: countSchema.nullable().describe("the artifact's event id in the run's stream"),
             }),
             ...problemResponses,
           },
@@ -131,7 +133,13 @@ export function authRunRoutes(options: AuthRunRouteOptions) {
           querystring: z.object({
             after: z.coerce.number().int().min(0).optional().describe('the last event id the client has'),
           }),
-          response: { 200: z.string().describe('text/event-stream'), ...problemResponses },
+          response: {
+            200: eventStreamResponse(
+              "The run's events, then the end of the stream after its final status",
+              'retry: 1000\n\nid: 1\nevent: status\ndata: {"seq":1,"status":"running","errorMessage":null}\n\n',
+            ),
+            ...problemResponses,
+          },
         },
       },
       async (request, reply) => {

@@ -48,6 +48,8 @@ export function tokenRoutes(options: TokenRouteOptions, tokens: TokenLookup) {
           tags,
           operationId: 'whoami',
           summary: 'Who the bearer credentials belong to',
+          description:
+            'Whether the bearer credentials are a token or the admin password, their org and their scopes: what a client checks before it starts.',
           response: {
             200: z.object({
               kind: z.enum(['token', 'admin_password']),
@@ -82,6 +84,8 @@ export function tokenRoutes(options: TokenRouteOptions, tokens: TokenLookup) {
           tags,
           operationId: 'createToken',
           summary: 'Create an API token; the secret is in this answer only',
+          description:
+            'A new token with the given scopes. Its `secret` is in this answer only; the server keeps a digest of it. A name that an active token of the org has answers 409.',
           params: orgParams,
           body: tokenCreateSchema,
           response: {
@@ -142,6 +146,8 @@ export function tokenRoutes(options: TokenRouteOptions, tokens: TokenLookup) {
           tags,
           operationId: 'listTokens',
           summary: "List the org's API tokens (never their secrets)",
+          description:
+            "The org's tokens with their names, scopes, expiry, and when they were last used or revoked. Secrets are never shown again.",
           params: orgParams,
           response: { 200: z.object({ tokens: z.array(tokenSchema) }), ...problemResponses },
         },
@@ -163,6 +169,8 @@ export function tokenRoutes(options: TokenRouteOptions, tokens: TokenLookup) {
           tags,
           operationId: 'revokeToken',
           summary: 'Revoke an API token; it stops working at once',
+          description:
+            'Every replica stops accepting the token when this answers. Revoking a revoked token answers `unchanged`.',
           params: orgParams.extend({ tokenId: z.string().max(100) }),
           response: {
             200: z.object({ result: z.enum(['updated', 'unchanged']), token: tokenSchema }),

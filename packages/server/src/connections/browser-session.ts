@@ -1,3 +1,4 @@
+import { countSchema } from '@svc/core';
 /**
  * `browser` auth (DESIGN.md section 10, "Auth flows"): a person logs in to the service in a
  * Chromium, and the cookies of the connector's `requiredDomains` are captured, sealed on the
@@ -13,7 +14,7 @@ import { transaction } from '../db/transaction.js';
 import { createEgressClient } from '../egress/client.js';
 import type { DeploymentEgress } from '../egress/deployment.js';
 import { EgressRefusedError } from '../egress/policy.js';
-import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
+import { iso, orgParams, problemResponse, problemResponses, recordIdParam } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import {
@@ -31,9 +32,9 @@ import { browserMethodOf, DEFAULT_CDP_URL, storeSession } from './session-store.
 
 const sessionFactsSchema = z.object({
   capturedAt: z.string(),
-  cookies: z.int().describe('how many cookies the session holds'),
+  cookies: countSchema.describe('how many cookies the session holds'),
   domains: z
-    .array(z.object({ domain: z.string(), cookies: z.int() }))
+    .array(z.object({ domain: z.string(), cookies: countSchema }))
     .describe("each of the connector's requiredDomains and how many of its cookies were captured"),
 });
 
@@ -68,7 +69,7 @@ export function browserSessionRoutes(options: BrowserSessionRouteOptions) {
             "What a `browser` connection's captured session holds: when, and how many cookies of each domain",
           description:
             '`session` is null until one is captured. Never the cookies themselves: their names and values stay sealed.',
-          params: orgParams.extend({ connectionId: z.string().max(20) }),
+          params: orgParams.extend({ connectionId: recordIdParam }),
           response: { 200: z.object({ session: sessionFactsSchema.nullable() }), ...problemResponses },
         },
       },
@@ -117,7 +118,7 @@ export function browserSessionRoutes(options: BrowserSessionRouteOptions) {
             'before, and is handed to the connector as `ctx.sessionState = {cookies}`; a connection in `error` or ' +
             '`revoked` is `active` again. The answer says how many cookies of each domain were captured, never ' +
             'their names or values.',
-          params: orgParams.extend({ connectionId: z.string().max(20) }),
+          params: orgParams.extend({ connectionId: recordIdParam }),
           body: z
             .strictObject({
               cdpUrl: z

@@ -1,7 +1,8 @@
+import { recordIdSchema } from '@svc/core';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { transaction } from '../db/transaction.js';
-import { orgParams, problemResponse, problemResponses } from '../http/common.js';
+import { orgParams, problemResponse, problemResponses, recordIdParam } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import type { ConnectionRouteOptions } from './routes.js';
@@ -32,9 +33,9 @@ export function deleteConnectionRoute(app: App, options: ConnectionRouteOptions)
           'Revoke it instead (`POST /api/{org}/connections/{connectionId}/revoke`): it stops and forgets its ' +
           'credentials, and its events stay. A connection with a pending or running run is refused too (409): ' +
           'cancel the run, or wait for it.',
-        params: orgParams.extend({ connectionId: z.string().max(20) }),
+        params: orgParams.extend({ connectionId: recordIdParam }),
         response: {
-          200: z.object({ result: z.literal('deleted'), connectionId: z.int() }),
+          200: z.object({ result: z.literal('deleted'), connectionId: recordIdSchema }),
           409: problemResponse('The connection holds events, or a run of it is pending or running'),
           ...problemResponses,
         },

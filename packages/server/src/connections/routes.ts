@@ -1,9 +1,17 @@
+import { countSchema, recordIdSchema } from '@svc/core';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { getInstall } from '../connectors/queries.js';
 import { transaction } from '../db/transaction.js';
-import { iso, isoOrNull, orgParams, problemResponse, problemResponses } from '../http/common.js';
+import {
+  iso,
+  isoOrNull,
+  orgParams,
+  problemResponse,
+  problemResponses,
+  recordIdParam,
+} from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import { forgetCredentials, storeCredentials } from './credentials.js';
@@ -25,7 +33,7 @@ const object = z.record(z.string(), z.unknown());
 
 /** The spec's `Connection`, field for field; `credentials` are never returned, only which are set. */
 export const connectionSchema = z.object({
-  id: z.int(),
+  id: recordIdSchema,
   organizationId: z.string().describe("the org's slug"),
   connectorKey: z.string(),
   displayName: z.string().nullable(),
@@ -38,7 +46,7 @@ export const connectionSchema = z.object({
     .array(z.string())
     .nullable()
     .describe('the OAuth scopes the provider granted; null when it holds no OAuth grant'),
-  entityIds: z.array(z.int()).nullable(),
+  entityIds: z.array(recordIdSchema).nullable(),
   config: object,
   errorMessage: z.string().nullable(),
   createdBy: z.string().nullable(),
@@ -48,25 +56,25 @@ export const connectionSchema = z.object({
 
 /** The spec's `Feed`, field for field, and its rendered `displayName`. */
 const feedSchema = z.object({
-  id: z.int(),
+  id: recordIdSchema,
   organizationId: z.string(),
-  connectionId: z.int(),
+  connectionId: recordIdSchema,
   feedKey: z.string(),
   displayName: z
     .string()
     .nullable()
     .describe("the feed definition's displayNameTemplate, filled from config"),
   status: z.enum(['active', 'paused', 'error']),
-  entityIds: z.array(z.int()).nullable(),
+  entityIds: z.array(recordIdSchema).nullable(),
   config: object,
   checkpoint: object.nullable(),
-  syncIntervalMs: z.int(),
+  syncIntervalMs: countSchema,
   nextSyncAt: z.string().nullable(),
   lastSyncAt: z.string().nullable(),
   lastSyncStatus: z.string().nullable(),
   lastError: z.string().nullable(),
-  consecutiveFailures: z.int(),
-  itemsCollected: z.int(),
+  consecutiveFailures: countSchema,
+  itemsCollected: countSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -186,6 +194,7 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
           tags,
           operationId: 'listConnections',
           summary: "The org's connections",
+          description: "The org's connections with their status and their connector.",
           params: orgParams,
           response: { 200: z.object({ connections: z.array(connectionSchema) }), ...problemResponses },
         },
@@ -203,7 +212,8 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
           tags,
           operationId: 'getConnection',
           summary: 'One connection',
-          params: orgParams.extend({ connectionId: z.string().max(20) }),
+          description: 'The connection, its status and its connector. Its credentials are never answered.',
+          params: orgParams.extend({ connectionId: recordIdParam }),
           response: { 200: z.object({ connection: connectionSchema }), ...problemResponses },
         },
       },
@@ -226,7 +236,7 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
             '`paused`: none of its feeds syncs and none of its actions runs until it is `active` again. ' +
             '`credentials` replaces all of its credentials (checked as on create); a connection in `error` or ' +
             '`revoked` is made `active` again only by new credentials.',
-          params: orgParams.extend({ connectionId: z.string().max(20) }),
+          params: orgParams.extend({ connectionId: recordIdParam }),
           body: z.strictObject({
             displayName: z.string().min(1).max(200).optional(),
             status: z.enum(['active', 'paused']).optional(),
@@ -306,7 +316,7 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
             'none of its feeds syncs and none of its actions runs. An org-wide grant (an auth method with `scope: organization`) ' +
             'is forgotten for every connection of the connector. Connecting again (OAuth, a browser session, the interactive ' +
             'flow, or new credentials through PATCH) makes it `active` again.',
-          params: orgParams.extend({ connectionId: z.string().max(20) }),
+          params: orgParams.extend({ connectionId: recordIdParam }),
           body: z
             .strictObject({ reason: z.string().min(1).max(500).optional() })
             .nullish()
@@ -358,10 +368,11 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
       {
         config: { auth: { scope: 'read', org: true } },
         schema: {
-          tags,
+          tags: ['feeds'],
           operationId: 'listFeeds',
           summary: "A connection's feeds",
-          params: orgParams.extend({ connectionId: z.string().max(20) }),
+          description: "The connection's feeds with their config, schedule, last sync and failures.",
+          params: orgParams.extend({ connectionId: recordIdParam }),
           response: { 200: z.object({ feeds: z.array(feedSchema) }), ...problemResponses },
         },
       },
@@ -379,14 +390,14 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
       {
         config: { auth: { scope: 'write', org: true } },
         schema: {
-          tags,
+          tags: ['feeds'],
           operationId: 'updateFeed',
           summary: "Change a feed's config, schedule or status",
           description:
             "`config` replaces the feed's config and is checked against the feed's configSchema; a feed " +
             'paused for want of config starts once it is valid. `status`: `paused` stops its syncs, ' +
             '`active` resumes them (and clears an `error` after its failures).',
-          params: orgParams.extend({ feedId: z.string().max(20) }),
+          params: orgParams.extend({ feedId: recordIdParam }),
           body: z.strictObject({
             config: object.optional(),
             syncIntervalMs: z

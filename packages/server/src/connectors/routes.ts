@@ -181,6 +181,8 @@ export function connectorRoutes(options: ConnectorRouteOptions) {
           tags,
           operationId: 'listConnectors',
           summary: 'The connectors installed in the org',
+          description:
+            'The connectors installed in the org, each with its key, version, definition (feeds, actions, credentials) and entity link overrides.',
           params: orgParams,
           response: { 200: z.object({ connectors: z.array(installSchema) }), ...problemResponses },
         },
@@ -226,6 +228,8 @@ export function connectorRoutes(options: ConnectorRouteOptions) {
           tags,
           operationId: 'getConnector',
           summary: 'One installed connector, with its definition',
+          description:
+            'The installed connector with its definition: feeds, actions, credentials it takes, and entity types it links.',
           params: orgParams.extend({ key: z.string().max(200) }),
           response: { 200: z.object({ connector: installSchema }), ...problemResponses },
         },

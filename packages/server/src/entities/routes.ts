@@ -4,11 +4,11 @@ import {
   type IdentityNamespace,
   normalizeIdentity,
 } from '@svc/connector-sdk';
-import { pageQuerySchema } from '@svc/core';
+import { pageQuerySchema, recordIdSchema } from '@svc/core';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
-import { iso, orgParams, problemResponses } from '../http/common.js';
+import { iso, orgParams, problemResponses, recordIdParam } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import { ENTITY_RELATIONSHIPS, relationshipsOfEntity } from '../relationships/queries.js';
@@ -18,7 +18,7 @@ import { type EntityRow, entityById, listEntities } from './queries.js';
 const tags = ['entities'];
 
 const entitySchema = z.object({
-  id: z.int(),
+  id: recordIdSchema,
   entityType: z.string(),
   title: z.string().nullable(),
   traits: z.record(z.string(), z.unknown()).describe("set by the entity links' traits"),
@@ -142,7 +142,7 @@ export function entityRoutes(options: EntityRouteOptions) {
           description:
             `\`relationships\`: its ${ENTITY_RELATIONSHIPS} newest, whether it is their source or their target; ` +
             'GET /api/{org}/relationships?entityId= pages through all of them.',
-          params: orgParams.extend({ entityId: z.string().max(20) }),
+          params: orgParams.extend({ entityId: recordIdParam }),
           response: {
             200: z.object({ entity: entitySchema.extend({ relationships: z.array(relationshipSchema) }) }),
             ...problemResponses,

@@ -1,16 +1,22 @@
-import { pageQuerySchema } from '@svc/core';
+import { pageQuerySchema, recordIdSchema } from '@svc/core';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { cursorOf, encodeCursor } from '../db/keyset.js';
-import { instantSchema, iso, orgParams, problemResponses } from '../http/common.js';
+import {
+  instantSchema,
+  iso,
+  orgParams,
+  problemResponses,
+  recordIdFilter,
+  recordIdParam,
+} from '../http/common.js';
 import { notFound } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import { type EventRow, eventById, listEvents } from './queries.js';
 
 const tags = ['events'];
 const object = z.record(z.string(), z.unknown());
-const idFilter = z.string().regex(/^\d{1,18}$/, { message: 'must be a numeric id' });
 const embeddingQuery = z
   .enum(['true', 'false'])
   .default('false')
@@ -18,12 +24,11 @@ const embeddingQuery = z
 
 /** An event as its connector emitted it (the envelope's own field names), and where it landed. */
 const eventSchema = z.object({
-  id: z.int(),
-  connectionId: z
-    .int()
+  id: recordIdSchema,
+  connectionId: recordIdSchema
     .nullable()
     .describe("null for an event no connector wrote: a watcher's summary, a fact an agent saved"),
-  feedId: z.int().nullable(),
+  feedId: recordIdSchema.nullable(),
   origin_id: z.string(),
   origin_type: z.string().nullable(),
   payload_type: z.string().nullable().describe('text, markdown, json_template, media or empty'),
@@ -40,7 +45,7 @@ const eventSchema = z.object({
   origin_parent_id: z.string().nullable(),
   metadata: object.nullable(),
   embedding: z.array(z.number()).nullable().optional().describe('only with `?embedding=true`'),
-  entityIds: z.array(z.int()).describe('the entities the connector’s entity links tied it to'),
+  entityIds: z.array(recordIdSchema).describe('the entities the connector’s entity links tied it to'),
   linkIssues: z
     .array(object)
     .describe(
@@ -100,11 +105,11 @@ export function eventRoutes(options: EventRouteOptions) {
             'inclusive and `until` exclusive, both on `occurred_at`. `entityId`: events linked to that entity.',
           params: orgParams,
           querystring: pageQuerySchema.extend({
-            connectionId: idFilter.optional(),
-            feedId: idFilter.optional(),
+            connectionId: recordIdFilter.optional(),
+            feedId: recordIdFilter.optional(),
             feedKey: z.string().min(1).max(200).optional(),
             kind: z.string().min(1).max(200).optional(),
-            entityId: idFilter.optional(),
+            entityId: recordIdFilter.optional(),
             since: instantSchema.optional(),
             until: instantSchema.optional(),
             embedding: embeddingQuery,
@@ -144,7 +149,9 @@ export function eventRoutes(options: EventRouteOptions) {
           tags,
           operationId: 'getEvent',
           summary: 'One event',
-          params: orgParams.extend({ eventId: z.string().max(20) }),
+          description:
+            'The event with its content, the entities it links, and its embedding with `embedding=true`.',
+          params: orgParams.extend({ eventId: recordIdParam }),
           querystring: z.object({ embedding: embeddingQuery }),
           response: { 200: z.object({ event: eventSchema }), ...problemResponses },
         },

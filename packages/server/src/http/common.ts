@@ -22,6 +22,19 @@ export const problemResponses = {
 /** The body of a POST or DELETE that takes none. */
 export const noBody = z.strictObject({}).nullish().describe('no fields; the body may be left out');
 
+/**
+ * The id of a stored row in a path, documented as the integer its record carries so that a
+ * generated client passes a record's id as it is. Read as text, as it always was: a value that
+ * names no row (`abc`, `1.0`, `-1`) is a 404, like any other id that is not there.
+ */
+export const recordIdParam = z.string().max(20).meta({ type: 'integer', minimum: 1, maxLength: undefined });
+
+/** The id of a stored row as a query filter: digits only, else a 400 that says so. */
+export const recordIdFilter = z
+  .string()
+  .regex(/^\d{1,18}$/, { message: 'must be a numeric id' })
+  .meta({ type: 'integer', minimum: 1, pattern: undefined });
+
 export const orgParams = z.object({ org: z.string().max(100).describe('org slug') });
 
 /**

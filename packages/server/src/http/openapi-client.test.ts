@@ -48,6 +48,92 @@ export async function run(baseUrl: string, adminPassword: string) {
     body: { platform: 'api', content: 'hello' },
   });
 
+  const org = { org: 'default' };
+
+  // One call or more of every group of operations, each id passed on as an answer gave it.
+  const healthy = await client.GET('/healthz');
+  const whoami = await client.GET('/api/whoami');
+  const orgs = await admin.GET('/api/orgs');
+  const session = await client.GET('/api/session');
+  // The platform's signing secret: secrets are the admin's.
+  const secret = await admin.PUT('/api/{org}/secrets/{name}', {
+    params: { path: { ...org, name: 'SLACK_SIGNING_SECRET' } },
+    body: { value: 'not shown again' },
+  });
+  const platforms = await client.GET('/api/{org}/agents/{id}/platforms', {
+    params: { path: { ...org, id: 'support' } },
+  });
+  const stableId = platforms.data?.platforms[0]?.stableId ?? 'none';
+  // WhatsApp's subscription check, asked of a team chat platform: there is no such WhatsApp platform.
+  const webhook = await client.GET('/api/v1/webhooks/{stableId}', { params: { path: { stableId } } });
+  if (!message.data) throw new Error(message.error.detail);
+  const sent = await client.GET('/api/v1/agents/{agentId}/messages/{messageId}', {
+    params: { path: { agentId: 'support', messageId: message.data.id } },
+  });
+  const conversation = await client.GET('/api/v1/agents/{agentId}/conversations/{conversationId}/messages', {
+    params: { path: { agentId: 'support', conversationId: message.data.conversationId } },
+  });
+  const approvals = await client.GET('/api/{org}/approvals', { params: { path: org } });
+  // Installing code on the server is the admin's (the token may read, write and send messages).
+  const connector = await admin.POST('/api/{org}/connectors', { params: { path: org }, body: { package: 'rss' } });
+  const created = await client.POST('/api/{org}/connections', {
+    params: { path: org },
+    body: { connectorKey: 'rss', displayName: 'News' },
+  });
+  if (!created.data) throw new Error(created.error.detail);
+  const connectionId = created.data.connection.id;
+  const feedId = created.data.feeds[0]!.id;
+  const connection = await client.GET('/api/{org}/connections/{connectionId}', {
+    params: { path: { ...org, connectionId } },
+  });
+  const feed = await client.PATCH('/api/{org}/feeds/{feedId}', {
+    params: { path: { ...org, feedId } },
+    body: { config: { url: 'https://example.com/feed.xml' } },
+  });
+  const sync = await client.POST('/api/{org}/feeds/{feedId}/sync', { params: { path: { ...org, feedId } } });
+  if (!sync.data) throw new Error(sync.error.detail);
+  const run = await client.GET('/api/{org}/runs/{runId}', { params: { path: { ...org, runId: sync.data.run.id } } });
+  const runs = await client.GET('/api/{org}/runs', { params: { path: org, query: { connectionId, feedId } } });
+  // A sync run is not an auth run: the id is of the right type, and names none.
+  const authRun = await client.GET('/api/{org}/auth-runs/{runId}', {
+    params: { path: { ...org, runId: sync.data.run.id } },
+  });
+  const events = await client.GET('/api/{org}/events', { params: { path: org, query: { connectionId, feedId } } });
+  const search = await client.GET('/api/{org}/search', { params: { path: org, query: { q: 'news', connectionId } } });
+  const entities = await client.GET('/api/{org}/entities', { params: { path: org } });
+  const relationships = await client.GET('/api/{org}/relationships', { params: { path: org } });
+  const memory = await client.POST('/api/{org}/operations/manage_entity_schema', {
+    params: { path: org },
+    body: { action: 'list', kind: 'entity_type' },
+  });
+  const watchers = await client.GET('/api/{org}/watchers', { params: { path: org } });
+  const manifest = await client.GET('/api/{org}/apply-manifest', { params: { path: org } });
+  const groups = {
+    agents: listed.response.status,
+    operations: healthy.response.status,
+    tokens: whoami.response.status,
+    orgs: orgs.response.status,
+    sessions: session.response.status,
+    secrets: secret.response.status,
+    platforms: platforms.response.status,
+    webhooks: webhook.response.status,
+    messages: sent.response.status,
+    conversations: conversation.data?.messages.map((m) => m.id === message.data.id),
+    approvals: approvals.response.status,
+    connectors: connector.response.status,
+    connections: connection.data?.connection.id === connectionId,
+    feeds: feed.response.status,
+    runs: [run.data?.run.id === sync.data.run.id, runs.data?.runs.map((r) => r.feedId === feedId)],
+    'auth runs': authRun.response.status,
+    events: events.response.status,
+    search: search.response.status,
+    entities: entities.response.status,
+    relationships: relationships.response.status,
+    memory: memory.response.status,
+    watchers: watchers.response.status,
+    apply: manifest.data?.manifest,
+  };
+
   const missing = await client.GET('/api/{org}/agents/{id}', {
     params: { path: { org: 'default', id: 'nobody' } },
   });
@@ -67,6 +153,7 @@ export async function run(baseUrl: string, adminPassword: string) {
       platforms: listed.data?.agents[0]?.platforms?.map((p) => p.stableId),
     },
     message: { status: message.response.status, state: message.data?.status },
+    groups,
     missing: {
       status: missing.response.status,
       contentType: missing.response.headers.get('content-type'),
@@ -97,6 +184,12 @@ const WRONG: [string, string, string][] = [
     "{ org: 'default', agent: 'support' }",
   ],
   ['a message without content', "content: 'hello'", "text: 'hello'"],
+  [
+    "a row's id as text",
+    'params: { path: { ...org, connectionId } }',
+    'params: { path: { ...org, connectionId: String(connectionId) } }',
+  ],
+  ['a filter id as text', "query: { q: 'news', connectionId }", "query: { q: 'news', connectionId: '1' }"],
 ];
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -113,10 +206,12 @@ describe('a client generated from the OpenAPI document', () => {
   let server: TestServer;
   let dir: string;
   let program: ts.Program;
+  let tags: string[];
   beforeAll(async () => {
     server = await startTestServer({ secretEnv: { SLACK_BOT_TOKEN: 'xoxb-test' } });
     const res = await server.call('GET', '/openapi.json', { token: null });
     expect(res.status).toBe(200);
+    tags = res.body.tags.map((tag: { name: string }) => tag.name);
     dir = await mkdtemp(join(tmpdir(), 'svc-openapi-client-'));
     // The generated program resolves openapi-fetch as a user's project would: from node_modules.
     await symlink(join(repoRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
@@ -146,7 +241,7 @@ describe('a client generated from the OpenAPI document', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('type-checks a program that makes a token, an agent, its settings, a platform and a message', () => {
+  it('type-checks a program that calls every group of operations, passing ids as answers gave them', () => {
     expect(errorsOf(program, join(dir, 'api.ts'))).toEqual([]);
     expect(errorsOf(program, join(dir, 'client.ts'))).toEqual([]);
   });
@@ -162,7 +257,10 @@ describe('a client generated from the OpenAPI document', () => {
     }).outputText;
     await writeFile(file, js);
     const { run } = await import(/* @vite-ignore */ pathToFileURL(file).href);
-    expect(await run(server.url, ADMIN_PASSWORD)).toEqual({
+    const result = await run(server.url, ADMIN_PASSWORD);
+    // A group the document gains is a group the program must call.
+    expect(Object.keys(result.groups).sort()).toEqual([...tags].sort());
+    expect(result).toEqual({
       errorIsProblem: true,
       agent: { status: 201, result: 'created' },
       settings: { status: 200, changed: ['IDENTITY.md'] },
@@ -173,6 +271,32 @@ describe('a client generated from the OpenAPI document', () => {
       listed: { status: 200, identity: '# Support', platforms: ['support-team-chat-main'] },
       message: { status: 202, state: 'queued' },
       missing: { status: 404, contentType: 'application/problem+json', code: 'not_found' },
+      groups: {
+        agents: 200,
+        operations: 200,
+        tokens: 200,
+        orgs: 200,
+        // A bearer token is not a console session.
+        sessions: 404,
+        secrets: 201,
+        platforms: 200,
+        webhooks: 404,
+        messages: 200,
+        conversations: [true],
+        approvals: 200,
+        connectors: 201,
+        connections: true,
+        feeds: 200,
+        runs: [true, [true]],
+        'auth runs': 404,
+        events: 200,
+        search: 200,
+        entities: 200,
+        relationships: 200,
+        memory: 200,
+        watchers: 200,
+        apply: null,
+      },
     });
   });
 });

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fingerprinter } from '../../test/fuzz/fingerprint.js';
 import { KNOWN_CASES } from '../../test/fuzz/known-cases.js';
+import { probesFor } from '../../test/fuzz/probes.js';
 import {
   type Answer,
   type Caller,
@@ -110,9 +111,16 @@ beforeAll(async () => {
   bearer = { admin_password: ADMIN_PASSWORD, admin_token: admin.secret, read_token: reader.secret };
 });
 
+/** The statuses the document declares for `op`: a client generated from it knows no others. */
+const declaredStatuses = (op: Operation): string[] =>
+  Object.keys(doc.paths[op.path][op.method.toLowerCase()].responses);
+
 /** Why `answer` breaks the rule, or null. `stored` tells whether the database changed. */
-function violation(answer: Answer, stored: boolean): string | null {
+function violation(op: Operation, answer: Answer, stored: boolean): string | null {
   if (answer.status >= 500) return `answered ${answer.status}: ${JSON.stringify(answer.body)}`;
+  if (!declaredStatuses(op).includes(String(answer.status))) {
+    return `answered ${answer.status}, which the document does not declare: ${JSON.stringify(answer.body)}`;
+  }
   if (answer.status < 400) return null;
   if (!answer.contentType.startsWith('application/problem+json')) {
     return `answered ${answer.status} as ${answer.contentType || 'no content type'}`;
@@ -144,7 +152,7 @@ describe('every operation of /openapi.json, with malformed input', () => {
         // The last line of defence is for what no one foresaw: a cause the walk finds is fixed at its root.
         const guarded = logged.slice(seen).find((line) => /data exception/.test(line.msg));
         const problem =
-          violation(answer, stored && answer.status >= 400 && answer.status < 500) ??
+          violation(op, answer, stored && answer.status >= 400 && answer.status < 500) ??
           (guarded ? `only the guard for data exceptions answered it: ${guarded.err?.message}` : null);
         if (problem) throw new Error(`${request.broken}: ${problem}`);
       });
@@ -158,6 +166,23 @@ describe('every operation of /openapi.json, with malformed input', () => {
       }
     }
     expect(failures, `FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`).toEqual([]);
+  }, 120_000);
+});
+
+describe('every operation of /openapi.json, with plainly wrong requests', () => {
+  it('answers only statuses that the document declares for it', async () => {
+    const undeclared: string[] = [];
+    for (const op of operationsOf(doc)) {
+      for (const request of probesFor(op, doc, fixturesFor(op))) {
+        const answer = await send(server.url, op, request, bearer);
+        if (!declaredStatuses(op).includes(String(answer.status))) {
+          undeclared.push(
+            `${op.method} ${op.path} with ${request.broken}: ${answer.status} ${answer.body?.code ?? ''}`,
+          );
+        }
+      }
+    }
+    expect(undeclared).toEqual([]);
   }, 120_000);
 });
 

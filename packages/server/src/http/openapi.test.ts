@@ -2,6 +2,16 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { PROBLEM_CODES } from '@svc/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/harness.js';
+import { REQUEST_EXAMPLES } from './openapi-examples.js';
+
+/** Every operation of the document, with where it is. */
+const operationsOf = (doc: any) =>
+  Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods as Record<string, any>).map(([method, operation]) => ({
+      where: `${method.toUpperCase()} ${path}`,
+      operation,
+    })),
+  );
 
 /** OpenAPI writes `:param` as `{param}`. */
 const toOpenApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
@@ -95,10 +105,89 @@ describe.each([
   });
 
   it('declares what /readyz and /metrics answer', () => {
-    expect(Object.keys(doc.paths['/readyz'].get.responses).sort()).toEqual(['200', '500', '503']);
+    expect(Object.keys(doc.paths['/readyz'].get.responses).sort()).toEqual(['200', '431', '500', '503']);
     expect(doc.paths['/metrics'].get.responses['200'].content).toEqual({
       'text/plain': { schema: { type: 'string' } },
     });
+  });
+
+  it('gives every operation a summary, a description, a unique id and one tag that it declares', () => {
+    const declared = doc.tags.map((t: { name: string; description: string }) => {
+      expect(t.description, t.name).toBeTruthy();
+      return t.name;
+    });
+    expect(new Set(declared).size).toBe(declared.length);
+    const ids = new Set<string>();
+    const used = new Set<string>();
+    for (const { where, operation } of operationsOf(doc)) {
+      expect(operation.summary, where).toBeTruthy();
+      expect(operation.description, where).toBeTruthy();
+      expect(operation.tags, where).toHaveLength(1);
+      expect(declared, where).toContain(operation.tags[0]);
+      used.add(operation.tags[0]);
+      expect(ids.has(operation.operationId), `${where} ${operation.operationId}`).toBe(false);
+      ids.add(operation.operationId);
+    }
+    expect([...used].sort()).toEqual([...declared].sort());
+  });
+
+  it('types the id of a stored row as the integer its record carries, wherever a request names one', () => {
+    const rowIds = ['connectionId', 'feedId', 'runId', 'eventId', 'entityId', 'relationshipId', 'attemptId'];
+    let seen = 0;
+    for (const { where, operation } of operationsOf(doc)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (!rowIds.includes(parameter.name)) continue;
+        seen++;
+        expect(parameter.schema, `${where} ${parameter.name}`).toEqual({ type: 'integer', minimum: 1 });
+      }
+    }
+    expect(seen).toBeGreaterThan(25);
+    const connection =
+      doc.paths['/api/{org}/connections/{connectionId}'].get.responses['200'].content['application/json']
+        .schema.properties.connection;
+    expect(connection.properties.id).toMatchObject({ type: 'integer', minimum: 1 });
+    const message = doc.paths['/api/v1/agents/{agentId}/messages/{messageId}'].get;
+    expect(message.parameters.find((p: { name: string }) => p.name === 'messageId').schema).toMatchObject({
+      type: 'string',
+      format: 'uuid',
+    });
+  });
+
+  it('has no bound or example that no value can have, such as the smallest safe integer', () => {
+    const found: string[] = [];
+    const walk = (value: unknown, at: string): void => {
+      if (value === Number.MIN_SAFE_INTEGER) found.push(at);
+      if (value !== null && typeof value === 'object') {
+        for (const [key, child] of Object.entries(value)) walk(child, `${at}/${key}`);
+      }
+    };
+    walk(doc, '');
+    expect(found).toEqual([]);
+  });
+
+  it('gives every operation that takes fields an example body to start a test request from', () => {
+    const withExample: string[] = [];
+    for (const { where, operation } of operationsOf(doc)) {
+      const media = operation.requestBody?.content?.['application/json'];
+      if (!media) continue;
+      // A body that may be left out and has no fields (approve, cancel, sync...) needs none.
+      const fieldless = JSON.stringify(media.schema).includes('"properties":{}');
+      if (fieldless) continue;
+      expect(media.example, where).toBeDefined();
+      withExample.push(operation.operationId);
+    }
+    expect(withExample.sort()).toEqual(Object.keys(REQUEST_EXAMPLES).sort());
+  });
+
+  it('declares the event streams as text/event-stream, with an example of what comes', () => {
+    for (const path of [
+      '/api/v1/agents/{agentId}/conversations/{conversationId}/events',
+      '/api/{org}/auth-runs/{runId}/events',
+    ]) {
+      const content = doc.paths[path].get.responses['200'].content;
+      expect(Object.keys(content), path).toEqual(['text/event-stream']);
+      expect(content['text/event-stream'].example, path).toMatch(/^retry: 1000\n\nid: \d+\nevent: /);
+    }
   });
 
   it('describes include as a list of config and platforms', () => {

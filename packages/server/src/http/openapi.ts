@@ -4,9 +4,11 @@ import type { FastifySchema, RouteOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { problemResponse } from './common.js';
 import { docsHeaders } from './docs-headers.js';
+import { finishDocument, keepResponseExamples, TAGS } from './openapi-document.js';
 import type { App, HttpOptions } from './types.js';
 
-const SCHEMA_REF = '#/components/schemas/';
+/** Methods whose requests Fastify reads a body of, whether or not the route takes one. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Problems that the framework, authentication or the error handler send whatever the route
@@ -15,14 +17,22 @@ const SCHEMA_REF = '#/components/schemas/';
 function answersOfEveryRoute(route: RouteOptions, schema: FastifySchema) {
   const isPublic = route.config?.auth === 'public';
   const validated = schema.params || schema.querystring || schema.headers || schema.body;
+  const methods = [route.method].flat();
+  // A DELETE takes no body, but one sent anyway is read (and refused) like any other.
+  const readsBody = schema.body || methods.some((method) => BODY_METHODS.has(method));
   return {
     ...(validated ? { 400: problemResponse('The request is not valid') } : {}),
-    ...(schema.body
+    ...(readsBody
       ? {
           413: problemResponse('The body is larger than the limit'),
           415: problemResponse('The body is not `application/json`'),
         }
       : {}),
+    ...(route.url.includes(':')
+      ? { 414: problemResponse('A segment of the path is longer than 1000 characters') }
+      : {}),
+    // Node's parser answers it before any route runs, for every URL.
+    431: problemResponse('The request line and headers are larger than 16 KiB'),
     500: problemResponse('The server failed; the error is in its log'),
     // Authentication looks tokens up in the database, and throttles an address that keeps failing.
     ...(isPublic
@@ -30,42 +40,6 @@ function answersOfEveryRoute(route: RouteOptions, schema: FastifySchema) {
       : { 429: problemResponse('Too many failed authentications from this address; see Retry-After') }),
     503: problemResponse('The database is unreachable, or this server is shutting down; retry shortly'),
   };
-}
-
-type Schemas = Record<string, unknown>;
-
-/** Replaces every `{$ref: <target>}` inside `value` with `{}` (any value). */
-function withoutRef(value: unknown, target: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => withoutRef(v, target));
-  if (value === null || typeof value !== 'object') return value;
-  if ((value as { $ref?: unknown }).$ref === target) return {};
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutRef(v, target)]));
-}
-
-/**
- * A union that refers to itself (a config value is a list or table of config values) cannot be a
- * TypeScript type alias, so openapi-typescript's output does not compile and a generated client
- * refuses every platform config. The document describes one level and leaves deeper values open;
- * the server still checks every level.
- */
-function withoutSelfReferences(schemas: Schemas): Schemas {
-  return Object.fromEntries(
-    Object.entries(schemas).map(([name, schema]) => [name, withoutRef(schema, `${SCHEMA_REF}${name}`)]),
-  );
-}
-
-/** Only the components that some operation refers to, directly or through another component. */
-function referencedOnly(schemas: Schemas, paths: unknown): Schemas {
-  const refsIn = (value: unknown) =>
-    [...JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1] as string);
-  const kept = new Set<string>();
-  const pending = refsIn(paths);
-  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
-    if (kept.has(name) || !(name in schemas)) continue;
-    kept.add(name);
-    pending.push(...refsIn(schemas[name]));
-  }
-  return Object.fromEntries(Object.entries(schemas).filter(([name]) => kept.has(name)));
 }
 
 /**
@@ -98,15 +72,7 @@ export async function registerOpenApi(
           },
         },
       },
-      tags: [
-        { name: 'messages', description: 'Send messages to agents' },
-        { name: 'agents', description: 'Agents and their settings' },
-        { name: 'platforms', description: 'Chat platforms of an agent' },
-        { name: 'memory', description: 'Entity types, relationship types and watchers' },
-        { name: 'tokens', description: "API tokens and the caller's identity" },
-        { name: 'orgs', description: 'Orgs of the deployment' },
-        { name: 'operations', description: 'Health and metrics' },
-      ],
+      tags: TAGS,
     },
     transform: (input) => {
       const { schema, route } = input;
@@ -123,6 +89,7 @@ export async function registerOpenApi(
           : input,
       );
       if (documented) {
+        keepResponseExamples(schema.response, out.schema.response);
         const isPublic = route.config?.auth === 'public';
         const documentedSchema = out.schema as Record<string, unknown>;
         documentedSchema.security = isPublic ? [] : [{ bearerAuth: [] }];
@@ -139,17 +106,10 @@ export async function registerOpenApi(
       }
       return out;
     },
-    transformObject: (input) => {
-      const document = jsonSchemaTransformObject(input) as {
-        components?: { schemas?: Schemas };
-        paths?: unknown;
-      };
-      const schemas = withoutSelfReferences(document.components?.schemas ?? {});
-      return {
-        ...document,
-        components: { ...document.components, schemas: referencedOnly(schemas, document.paths) },
-      } as ReturnType<typeof jsonSchemaTransformObject>;
-    },
+    transformObject: (input) =>
+      finishDocument(jsonSchemaTransformObject(input) as never) as ReturnType<
+        typeof jsonSchemaTransformObject
+      >,
   });
 }
 

@@ -34,7 +34,7 @@ export function approvalRoutes(options: ApprovalRouteOptions) {
       {
         config: MESSAGES_AUTH,
         schema: {
-          tags: ['messages'],
+          tags: ['approvals'],
           operationId: 'decideApproval',
           summary:
             'Approve or reject one tool call that paused a turn; the turn resumes once all are decided',

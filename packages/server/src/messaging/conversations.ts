@@ -1,6 +1,7 @@
 import { conversationSchema, idSchema, messageSchema, pageQuerySchema } from '@svc/core';
 import { z } from 'zod';
 import { iso, isoOrNull, problemResponses } from '../http/common.js';
+import { eventStreamResponse } from '../http/event-stream.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import type { ConversationHub } from '../turns/hub.js';
@@ -15,7 +16,7 @@ import {
 import { createStreams, lastEventId } from './sse.js';
 import { privateViewOf, SHARED } from './visibility.js';
 
-const tags = ['messages'];
+const tags = ['conversations'];
 const VISIBILITY =
   "A token without the `read` scope sees the shared conversations and its own private ones (an `api` conversation of its messages sent without `channel`); another token's private conversation is 404 to it. Tokens with `read` (or `write`, `admin`) see every conversation of the org.";
 const agentParams = z.object({ agentId: idSchema.describe('agentId') });
@@ -149,7 +150,13 @@ export function conversationRoutes(options: MessagingOptions, hub: ConversationH
           querystring: z.object({
             after: z.coerce.number().int().min(0).optional().describe('the last event id the client has'),
           }),
-          response: { 200: z.string().describe('text/event-stream'), ...problemResponses },
+          response: {
+            200: eventStreamResponse(
+              "The conversation's events as they happen; the stream stays open",
+              'retry: 1000\n\nid: 7\nevent: reply.delta\ndata: {"messageId":"0b6f3f4e-2f4b-4c55-9a43-55b0c2b7f1a2","text":"Hello","seq":7}\n\n',
+            ),
+            ...problemResponses,
+          },
         },
       },
       async (request, reply) => {

@@ -267,6 +267,8 @@ export function messagingRoutes(options: MessagingOptions, hub: ConversationHub,
           tags,
           operationId: 'getMessage',
           summary: "A message's status and, once the turn completed, its reply",
+          description:
+            "The message's status (`queued`, `running`, `awaiting_approval`, `completed`, `failed`), its reply once completed, its usage and its files.",
           params: agentParams.extend({ messageId: z.uuid() }),
           response: { 200: messageSchema, ...problemResponses },
         },
@@ -288,6 +290,8 @@ export function messagingRoutes(options: MessagingOptions, hub: ConversationHub,
           tags,
           operationId: 'downloadMessageFile',
           summary: 'A file sent with a message, as it was uploaded',
+          description:
+            'The bytes of a file sent with the message, with the content type it was uploaded with.',
           params: agentParams.extend({ messageId: z.uuid(), fileId: z.uuid() }),
           response: {
             200: {

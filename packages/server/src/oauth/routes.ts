@@ -1,4 +1,5 @@
 import type { ConnectorDefinition } from '@svc/connector-sdk';
+import { recordIdSchema } from '@svc/core';
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { z } from 'zod';
@@ -9,7 +10,7 @@ import { fitFeedsToScopes } from '../connections/scopes.js';
 import { getInstall } from '../connectors/queries.js';
 import { transaction } from '../db/transaction.js';
 import type { DeploymentEgress } from '../egress/deployment.js';
-import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
+import { iso, orgParams, problemResponse, problemResponses, recordIdParam } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import { seal, unseal } from '../secrets/cipher.js';
@@ -50,8 +51,8 @@ export interface OAuthRouteOptions {
 const verifierContext = (attemptId: string) => `oauth_attempt:${attemptId}`;
 
 const attemptSchema = z.object({
-  id: z.int(),
-  connectionId: z.int(),
+  id: recordIdSchema,
+  connectionId: recordIdSchema,
   status: z
     .enum(['pending', 'connected', 'denied', 'failed', 'expired'])
     .describe('`pending` until the provider sends the person back; `expired` when nobody came back in time'),
@@ -111,7 +112,7 @@ export function oauthRoutes(options: OAuthRouteOptions) {
             'Follow the outcome with `GET .../oauth/attempts/{attemptId}`. The OAuth client id and secret are the org secrets named ' +
             'by `clientIdKey`/`clientSecretKey` (default `<PROVIDER>_CLIENT_ID`/`<PROVIDER>_CLIENT_SECRET`): a missing one is 422 ' +
             '`oauth_client_missing`, before anyone is sent anywhere.',
-          params: orgParams.extend({ connectionId: z.string().max(20) }),
+          params: orgParams.extend({ connectionId: recordIdParam }),
           body: z
             .strictObject({
               scopes: z
@@ -125,7 +126,7 @@ export function oauthRoutes(options: OAuthRouteOptions) {
             201: z.object({
               authorizationUrl: z.string(),
               expiresAt: z.string(),
-              attemptId: z.int(),
+              attemptId: recordIdSchema,
               redirectUri: z.string().describe('the callback URL to register with the provider'),
               scopes: z.array(z.string()),
             }),
@@ -224,7 +225,9 @@ export function oauthRoutes(options: OAuthRouteOptions) {
           tags,
           operationId: 'getOAuthAttempt',
           summary: 'How an OAuth connection attempt went',
-          params: orgParams.extend({ connectionId: z.string().max(20), attemptId: z.string().max(20) }),
+          description:
+            'Whether the OAuth attempt is `pending`, `connected`, `denied`, `failed` or `expired`, and what to do next: what a client polls after it opened the authorization URL.',
+          params: orgParams.extend({ connectionId: recordIdParam, attemptId: recordIdParam }),
           response: { 200: z.object({ attempt: attemptSchema }), ...problemResponses },
         },
       },

@@ -22,6 +22,8 @@ export function operationsRoutes(options: OperationsRouteOptions, registry: Regi
           tags,
           operationId: 'healthz',
           summary: 'The process is alive',
+          description:
+            'Answers 200 while the process runs, without touching the database: for a liveness probe.',
           response: { 200: z.object({ status: z.literal('ok') }) },
         },
       },
@@ -36,6 +38,8 @@ export function operationsRoutes(options: OperationsRouteOptions, registry: Regi
           tags,
           operationId: 'readyz',
           summary: 'The database is reachable',
+          description:
+            'Answers 200 once the database answers a query, 503 while it does not or while the server shuts down: for a readiness probe or a load balancer.',
           response: {
             200: z.object({ status: z.literal('ready') }),
             503: problemResponse('The database is unreachable'),
@@ -62,6 +66,8 @@ export function operationsRoutes(options: OperationsRouteOptions, registry: Regi
           tags,
           operationId: 'metrics',
           summary: 'Prometheus metrics',
+          description:
+            "The server's counters and histograms in the Prometheus text format, for a scraper on the operator's network.",
           response: {
             200: {
               description: 'The Prometheus text exposition format',

@@ -51,6 +51,8 @@ export function orgRoutes(options: OrgRouteOptions) {
           tags,
           operationId: 'listOrgs',
           summary: 'List orgs (deployment admin)',
+          description:
+            'Every org of the deployment, with its slug and name. Only the deployment admin (the admin password) may list them.',
           response: { 200: z.object({ orgs: z.array(orgSchema) }), ...problemResponses },
         },
       },
@@ -70,6 +72,8 @@ export function orgRoutes(options: OrgRouteOptions) {
           tags,
           operationId: 'upsertOrg',
           summary: 'Create an org, or rename it (deployment admin)',
+          description:
+            'Creates the org with this slug (201), or renames it (200). Only the deployment admin (the admin password) may.',
           body: orgCreateSchema,
           response: {
             200: z.object({ result: z.enum(['updated', 'unchanged']), org: orgSchema }),

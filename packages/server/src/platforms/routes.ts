@@ -35,6 +35,8 @@ export function platformRoutes(options: PlatformRouteOptions) {
           operationId: 'listPlatforms',
           summary:
             'The chat platforms of an agent, each with the secret references this server cannot resolve',
+          description:
+            "The agent's chat platforms with their config as written, and the secret references that this server cannot resolve yet.",
           params: agentParams,
           response: { 200: z.object({ platforms: z.array(platformSchema) }), ...problemResponses },
         },
@@ -61,6 +63,8 @@ export function platformRoutes(options: PlatformRouteOptions) {
           tags,
           operationId: 'upsertPlatform',
           summary: 'Create or update a platform by its stable ID; says whether the live worker restarts',
+          description:
+            'Creates or updates the platform that this stable ID names. The answer says whether its live worker restarts to take the change.',
           params: agentParams.extend({ stableId: z.string().max(200) }),
           body: platformPutSchema,
           response: {
@@ -121,6 +125,8 @@ export function platformRoutes(options: PlatformRouteOptions) {
           tags,
           operationId: 'deletePlatform',
           summary: 'Delete a platform (admin; svc apply never calls this, it reports drift)',
+          description:
+            'Removes the platform and stops its worker. `svc apply` never deletes: it reports a platform that the project no longer names as drift.',
           params: agentParams.extend({ stableId: z.string().max(200) }),
           response: {
             200: z.object({ result: z.literal('deleted'), stableId: z.string() }),

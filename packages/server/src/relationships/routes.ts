@@ -1,9 +1,15 @@
-import { mutationResultSchema, pageQuerySchema, ruleSlugs } from '@svc/core';
+import { mutationResultSchema, pageQuerySchema, recordIdSchema, ruleSlugs } from '@svc/core';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { cursorOf, encodeCursor, isId } from '../db/keyset.js';
-import { orgParams, problemResponse, problemResponses } from '../http/common.js';
+import {
+  orgParams,
+  problemResponse,
+  problemResponses,
+  recordIdFilter,
+  recordIdParam,
+} from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import { metadataProblems } from '../memory/json-schema.js';
@@ -137,11 +143,11 @@ export function relationshipRoutes(options: RelationshipRouteOptions) {
           tags,
           operationId: 'listRelationships',
           summary: "The org's relationships, newest first, a page at a time",
+          description:
+            "The org's relationships between entities, newest first; filtered by an entity or a relationship type.",
           params: orgParams,
           querystring: pageQuerySchema.extend({
-            entityId: z
-              .string()
-              .regex(/^\d{1,18}$/)
+            entityId: recordIdFilter
               .optional()
               .describe("an entity's relationships, whether it is their source or their target"),
             type: z.string().min(1).max(63).optional().describe('a relationship type slug'),
@@ -178,9 +184,10 @@ export function relationshipRoutes(options: RelationshipRouteOptions) {
           tags,
           operationId: 'deleteRelationship',
           summary: 'Delete a relationship',
-          params: orgParams.extend({ relationshipId: z.string().max(20) }),
+          description: 'Removes the relationship; the entities it joined stay.',
+          params: orgParams.extend({ relationshipId: recordIdParam }),
           response: {
-            200: z.object({ result: z.literal('deleted'), id: z.int() }),
+            200: z.object({ result: z.literal('deleted'), id: recordIdSchema }),
             ...problemResponses,
           },
         },

@@ -1,13 +1,14 @@
+import { recordIdSchema } from '@svc/core';
 import { z } from 'zod';
 import { iso } from '../http/common.js';
 import type { RelationshipRow } from './queries.js';
 
 /** A relationship as the API answers it, in its list, its creation and its entities' pages. */
 export const relationshipSchema = z.object({
-  id: z.int(),
+  id: recordIdSchema,
   type: z.string().describe('the relationship type slug'),
-  sourceEntityId: z.int(),
-  targetEntityId: z.int(),
+  sourceEntityId: recordIdSchema,
+  targetEntityId: recordIdSchema,
   metadata: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });

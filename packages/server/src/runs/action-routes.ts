@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
-import { orgParams, problemResponse, problemResponses } from '../http/common.js';
+import { orgParams, problemResponse, problemResponses, recordIdParam } from '../http/common.js';
 import type { App } from '../http/types.js';
 import { createActionRun, runSchema, toRun } from './actions.js';
 
@@ -27,7 +27,7 @@ export function actionRoutes(options: ActionRouteOptions) {
             'worker is free. Follow it with `GET /api/:org/runs/:id`: `actionOutput` and `errorMessage` ' +
             "hold the connector's ActionResult.",
           params: orgParams.extend({
-            connectionId: z.string().max(20),
+            connectionId: recordIdParam,
             actionKey: z.string().min(1).max(200),
           }),
           body: z.strictObject({

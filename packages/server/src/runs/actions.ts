@@ -1,4 +1,5 @@
 import type { ActionDefinition } from '@svc/connector-sdk';
+import { countSchema, recordIdSchema } from '@svc/core';
 import type { Pool, PoolClient } from 'pg';
 import { z } from 'zod';
 import { schemaDetails } from '../connections/model.js';
@@ -12,11 +13,11 @@ const object = z.record(z.string(), z.unknown());
 
 /** The spec's `Run`, field for field; an absent optional field is null. */
 export const runSchema = z.object({
-  id: z.int(),
+  id: recordIdSchema,
   organizationId: z.string().describe("the org's slug"),
   runType: z.enum(['sync', 'action', 'code', 'watcher', 'auth']),
-  feedId: z.int().nullable(),
-  connectionId: z.int().nullable(),
+  feedId: recordIdSchema.nullable(),
+  connectionId: recordIdSchema.nullable(),
   actionKey: z.string().nullable(),
   actionInput: object.nullable(),
   actionOutput: object.nullable(),
@@ -29,7 +30,7 @@ export const runSchema = z.object({
   connectorKey: z.string().nullable(),
   connectorVersion: z.string().nullable(),
   checkpoint: object.nullable(),
-  itemsCollected: z.int(),
+  itemsCollected: countSchema,
   errorMessage: z.string().nullable(),
   createdAt: z.string(),
 });

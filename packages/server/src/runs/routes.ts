@@ -1,9 +1,17 @@
-import { pageQuerySchema } from '@svc/core';
+import { countSchema, pageQuerySchema } from '@svc/core';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { cursorOf, encodeCursor, isId, microsOf, timestampAt } from '../db/keyset.js';
-import { iso, noBody, orgParams, problemResponse, problemResponses } from '../http/common.js';
+import {
+  iso,
+  noBody,
+  orgParams,
+  problemResponse,
+  problemResponses,
+  recordIdFilter,
+  recordIdParam,
+} from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import { RUN_COLUMNS, type RunRow, runSchema, toRun } from './actions.js';
@@ -12,18 +20,15 @@ import { cancelRun, decideRun, requestSync } from './queue.js';
 
 const tags = ['runs'];
 const object = z.record(z.string(), z.unknown());
-const idFilter = z.string().regex(/^\d{1,18}$/, { message: 'must be a numeric id' });
 const RUN_STATUSES = runSchema.shape.status.options;
 const OPEN = new Set(['pending', 'running']);
 
 /** The spec's `Run` (as the action route answers it), with the items it refused and its log lines. */
 export const runRecordSchema = runSchema.extend({
-  itemsRejected: z
-    .int()
-    .describe(
-      'envelopes refused (an unknown kind, metadata its schema does not take): in the log, never collected',
-    ),
-  logLines: z.int().describe(`log lines the run wrote; the latest ${RUN_LOG_LINES} are kept`),
+  itemsRejected: countSchema.describe(
+    'envelopes refused (an unknown kind, metadata its schema does not take): in the log, never collected',
+  ),
+  logLines: countSchema.describe(`log lines the run wrote; the latest ${RUN_LOG_LINES} are kept`),
 });
 
 export type RunRecordRow = RunRow & { items_rejected: string; log_lines: number; cursor_micros: string };
@@ -91,7 +96,7 @@ async function currentRun(pool: Pool, orgId: string, id: string) {
   return toRunRecord(row);
 }
 
-const runParams = orgParams.extend({ runId: z.string().max(20) });
+const runParams = orgParams.extend({ runId: recordIdParam });
 /** These POSTs take nothing: an empty JSON object, or no body at all. */
 const who = (request: { caller: { token: { name: string } | null } | null }) =>
   request.caller?.token?.name ?? 'admin';
@@ -110,14 +115,14 @@ export function runRoutes(options: RunRouteOptions) {
       {
         config: { auth: { scope: 'write', org: true } },
         schema: {
-          tags,
+          tags: ['feeds'],
           operationId: 'syncFeed',
           summary: 'Sync a feed now',
           description:
             'A pending sync run of the feed, or the one already open (pending or running): asking twice ' +
             'makes one run. `created` says which. The run starts once a worker takes it, if its connection is active ' +
             "(a paused one's waits until it is resumed); a connection in `error` or `revoked` is 409, saying how to connect it again.",
-          params: orgParams.extend({ feedId: z.string().max(20) }),
+          params: orgParams.extend({ feedId: recordIdParam }),
           body: noBody,
           response: {
             202: z.object({ run: runRecordSchema, created: z.boolean() }),
@@ -166,10 +171,12 @@ export function runRoutes(options: RunRouteOptions) {
           tags,
           operationId: 'listRuns',
           summary: "The org's runs, newest first, a page at a time",
+          description:
+            'Sync, action, watcher and auth runs, newest first; filtered by feed, connection, status or type.',
           params: orgParams,
           querystring: pageQuerySchema.extend({
-            feedId: idFilter.optional(),
-            connectionId: idFilter.optional(),
+            feedId: recordIdFilter.optional(),
+            connectionId: recordIdFilter.optional(),
             status: z.enum(RUN_STATUSES).optional(),
             runType: runSchema.shape.runType.optional(),
           }),
@@ -201,6 +208,7 @@ export function runRoutes(options: RunRouteOptions) {
           tags,
           operationId: 'getRun',
           summary: 'One run',
+          description: 'The run with its status, what it collected, and its error when it failed.',
           params: runParams,
           response: { 200: z.object({ run: runRecordSchema }), ...problemResponses },
         },
@@ -235,14 +243,14 @@ export function runRoutes(options: RunRouteOptions) {
             200: z.object({
               lines: z.array(
                 z.object({
-                  seq: z.int(),
+                  seq: countSchema,
                   level: z.enum(['debug', 'info', 'warn', 'error']),
                   time: z.string(),
                   msg: z.string(),
                   fields: object.nullable(),
                 }),
               ),
-              nextAfter: z.int().describe('the `after` of the next request'),
+              nextAfter: countSchema.describe('the `after` of the next request'),
               runStatus: z.enum(RUN_STATUSES).describe('the run’s status before these lines were read'),
             }),
             ...problemResponses,
@@ -325,6 +333,10 @@ export function runRoutes(options: RunRouteOptions) {
               decision === 'approved'
                 ? 'Approve an action run that waits for approval; a worker then runs it'
                 : 'Reject an action run that waits for approval; it never runs (status `cancelled`)',
+            description:
+              decision === 'approved'
+                ? 'The action run that waits for approval is queued, and a worker runs it. A run that is not waiting for approval answers 409.'
+                : 'The action run that waits for approval is cancelled and never runs. A run that is not waiting for approval answers 409.',
             params: runParams,
             body: noBody,
             response: {

@@ -1,7 +1,14 @@
+import { recordIdSchema } from '@svc/core';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
-import { instantSchema, orgParams, problemResponse, problemResponses } from '../http/common.js';
+import {
+  instantSchema,
+  orgParams,
+  problemResponse,
+  problemResponses,
+  recordIdFilter,
+} from '../http/common.js';
 import type { App } from '../http/types.js';
 import {
   emptyQuery,
@@ -12,16 +19,14 @@ import {
 } from './queries.js';
 
 const tags = ['search'];
-const idFilter = z.string().regex(/^\d{1,18}$/, { message: 'must be a numeric id' });
 
 export const searchHitSchema = z.object({
-  eventId: z.int(),
+  eventId: recordIdSchema,
   title: z.string().nullable(),
   sourceUrl: z.string().nullable(),
   occurredAt: z.string(),
   snippet: z.string().describe('a short passage of the body around the words found, between « and »'),
-  connectionId: z
-    .int()
+  connectionId: recordIdSchema
     .nullable()
     .describe('null for events no connector wrote (saved by an agent, a watcher)'),
   rank: z.number().describe('ts_rank_cd: a title match weighs more than a body match'),
@@ -58,10 +63,10 @@ export function searchRoutes(options: SearchRouteOptions) {
             until: instantSchema.optional(),
             arrivedSince: instantSchema.optional().describe('received by svc at or after (a watcher window)'),
             arrivedUntil: instantSchema.optional().describe('received by svc before'),
-            connectionId: idFilter.optional(),
-            feedId: idFilter.optional(),
+            connectionId: recordIdFilter.optional(),
+            feedId: recordIdFilter.optional(),
             kind: z.string().min(1).max(200).optional(),
-            entityId: idFilter.optional(),
+            entityId: recordIdFilter.optional(),
           }),
           response: {
             200: z.object({

@@ -86,6 +86,7 @@ export function secretRoutes(options: SecretRouteOptions) {
           tags,
           operationId: 'listSecrets',
           summary: "The org's secrets: names and times, never values",
+          description: "The names of the org's secrets and when each was set. Values are never answered.",
           params: orgParams,
           response: { 200: z.object({ secrets: z.array(secretSchema) }), ...problemResponses },
         },
@@ -103,6 +104,8 @@ export function secretRoutes(options: SecretRouteOptions) {
           tags,
           operationId: 'deleteSecret',
           summary: 'Delete an org secret; references to it stop resolving at once',
+          description:
+            'Removes the secret. A setting or platform that refers to it stops resolving at once and says `secret_missing`.',
           params: secretParams,
           response: {
             200: z.object({ result: z.literal('deleted'), name: z.string() }),

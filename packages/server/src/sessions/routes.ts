@@ -137,6 +137,8 @@ export function sessionRoutes(options: SessionRouteOptions, authenticator: Authe
           tags,
           operationId: 'getSession',
           summary: 'The console session this request came with, and its CSRF token',
+          description:
+            "The console's session of this cookie: who signed in, the org it shows, and the CSRF token that the console's writes carry.",
           response: { 200: z.object({ session: sessionSchema }), ...problemResponses },
         },
       },
@@ -154,6 +156,8 @@ export function sessionRoutes(options: SessionRouteOptions, authenticator: Authe
           tags,
           operationId: 'moveSession',
           summary: "Move an admin's console session to another org",
+          description:
+            'Points the console session at another org; only a session of the deployment admin may.',
           body: z.object({ org: idSchema }),
           response: {
             200: z.object({ session: sessionSchema }),
@@ -181,6 +185,8 @@ export function sessionRoutes(options: SessionRouteOptions, authenticator: Authe
           tags,
           operationId: 'signOut',
           summary: 'Sign out: the session ends on every replica and its cookie is cleared',
+          description:
+            'Ends the console session on every replica and clears its cookie. A request without a session (a bearer token, no cookie) answers 404.',
           body: noBody,
           response: { 200: z.object({ result: z.literal('deleted') }), ...problemResponses },
         },

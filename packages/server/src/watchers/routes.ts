@@ -1,4 +1,4 @@
-import { pageQuerySchema } from '@svc/core';
+import { countSchema, pageQuerySchema } from '@svc/core';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
@@ -25,11 +25,11 @@ const windowSchema = z.object({
   windowStart: z.string().describe('events that arrived (were received by svc) from here…'),
   windowEnd: z.string().describe('…up to here, not included'),
   status: z.enum(['pending', 'running', 'completed', 'failed']),
-  attempts: z.int(),
+  attempts: countSchema,
   retryAt: z.string().nullable().describe('when a failed window is tried again'),
   runId: z.string().nullable().describe('the `watcher` run of the current attempt'),
   messageId: z.string().nullable().describe("the message its agent's turn answers"),
-  eventCount: z.int().nullable(),
+  eventCount: countSchema.nullable(),
   truncated: z
     .boolean()
     .describe('some events did not fit the turn; the model was told how many and given memory_search'),
@@ -53,7 +53,7 @@ const watcherSchema = z.object({
   tags: z.array(z.string()),
   status: z.enum(['active', 'paused']),
   pausedReason: z.string().nullable(),
-  consecutiveFailures: z.int(),
+  consecutiveFailures: countSchema,
   lastError: z.string().nullable(),
   nextWindowStart: z.string().nullable().describe('the arrival mark: the next window starts here'),
   nextRunAt: z.string().nullable(),
@@ -120,6 +120,7 @@ export function watcherRoutes(options: WatcherRouteOptions) {
           tags,
           operationId: 'listWatchers',
           summary: 'Watchers with their status, last window and next run',
+          description: "The org's watchers with their status, their last window and when they run next.",
           params: orgParams,
           response: { 200: z.object({ watchers: z.array(watcherSchema) }), ...problemResponses },
         },
@@ -139,6 +140,7 @@ export function watcherRoutes(options: WatcherRouteOptions) {
           tags,
           operationId: 'getWatcher',
           summary: 'One watcher with its status, last window and next run',
+          description: 'The watcher with its status, its last window and when it runs next.',
           params: slugParams,
           response: { 200: z.object({ watcher: watcherSchema }), ...problemResponses },
         },
@@ -154,6 +156,8 @@ export function watcherRoutes(options: WatcherRouteOptions) {
           tags,
           operationId: 'listWatcherWindows',
           summary: "A watcher's windows, newest first",
+          description:
+            "The watcher's windows, newest first, a page at a time: each window is one run over the events of a period.",
           params: slugParams,
           querystring: pageQuerySchema,
           response: {
@@ -191,6 +195,7 @@ export function watcherRoutes(options: WatcherRouteOptions) {
           tags,
           operationId: 'getWatcherWindow',
           summary: "One window's result: the reply, the structured result, the events it covered",
+          description: 'The window with its reply, its structured result, and the events it covered.',
           params: slugParams.extend({ windowId: z.string().max(20) }),
           response: { 200: z.object({ window: windowDetailSchema }), ...problemResponses },
         },

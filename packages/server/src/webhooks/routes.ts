@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MessageSend } from '@svc/core';
+import { countSchema } from '@svc/core';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { problemResponse, problemResponses } from '../http/common.js';
@@ -157,7 +158,12 @@ export function webhookRoutes(options: WebhookRouteOptions, announcer: Announcer
           body: z.unknown().describe("The platform's JSON, exactly as it signed it"),
           response: {
             200: z
-              .object({ ok: z.literal(true), queued: z.int(), duplicates: z.int(), ignored: z.int() })
+              .object({
+                ok: z.literal(true),
+                queued: countSchema,
+                duplicates: countSchema,
+                ignored: countSchema,
+              })
               .or(z.object({ challenge: z.string() }))
               .describe('Taken (or, for Slack url_verification, the challenge)'),
             400: problemResponses[400],
@@ -252,6 +258,8 @@ export function webhookRoutes(options: WebhookRouteOptions, announcer: Announcer
           operationId: 'verifyWebhook',
           summary:
             "WhatsApp Cloud API's subscription check: the challenge, when the verify token is the platform's",
+          description:
+            "WhatsApp Cloud API calls this when a webhook is subscribed: the server echoes `hub.challenge` when `hub.verify_token` is the platform's `verify_token`.",
           params,
           querystring: z.object({
             'hub.mode': z.string().max(100).optional(),

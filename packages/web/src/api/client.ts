@@ -9,6 +9,12 @@ export const BASE = new URL(document.baseURI).pathname.replace(/\/+$/, '');
 /** A console URL under the base path: `href('/orgs/default/agents')`. */
 export const href = (path: string) => `${BASE}${path}`;
 
+/**
+ * The id of a stored row as a console URL carries it, typed as the API takes it. Text that is not
+ * one becomes NaN, which the server refuses (a 400 as a filter, a 404 in a path) as it did the text.
+ */
+export const rowIdOf = (text: string): number => (/^\d{1,18}$/.test(text) ? Number(text) : Number.NaN);
+
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const ORG_PATH = new RegExp(`^${escapeRegExp(BASE)}/orgs/([a-z0-9][a-z0-9-]*)`);
 

@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The process is alive */
+        /**
+         * The process is alive
+         * @description Answers 200 while the process runs, without touching the database: for a liveness probe.
+         */
         get: operations["healthz"];
         put?: never;
         post?: never;
@@ -25,7 +28,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The database is reachable */
+        /**
+         * The database is reachable
+         * @description Answers 200 once the database answers a query, 503 while it does not or while the server shuts down: for a readiness probe or a load balancer.
+         */
         get: operations["readyz"];
         put?: never;
         post?: never;
@@ -42,7 +48,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics */
+        /**
+         * Prometheus metrics
+         * @description The server's counters and histograms in the Prometheus text format, for a scraper on the operator's network.
+         */
         get: operations["metrics"];
         put?: never;
         post?: never;
@@ -59,10 +68,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List orgs (deployment admin) */
+        /**
+         * List orgs (deployment admin)
+         * @description Every org of the deployment, with its slug and name. Only the deployment admin (the admin password) may list them.
+         */
         get: operations["listOrgs"];
         put?: never;
-        /** Create an org, or rename it (deployment admin) */
+        /**
+         * Create an org, or rename it (deployment admin)
+         * @description Creates the org with this slug (201), or renames it (200). Only the deployment admin (the admin password) may.
+         */
         post: operations["upsertOrg"];
         delete?: never;
         options?: never;
@@ -77,7 +92,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who the bearer credentials belong to */
+        /**
+         * Who the bearer credentials belong to
+         * @description Whether the bearer credentials are a token or the admin password, their org and their scopes: what a client checks before it starts.
+         */
         get: operations["whoami"];
         put?: never;
         post?: never;
@@ -94,10 +112,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the org's API tokens (never their secrets) */
+        /**
+         * List the org's API tokens (never their secrets)
+         * @description The org's tokens with their names, scopes, expiry, and when they were last used or revoked. Secrets are never shown again.
+         */
         get: operations["listTokens"];
         put?: never;
-        /** Create an API token; the secret is in this answer only */
+        /**
+         * Create an API token; the secret is in this answer only
+         * @description A new token with the given scopes. Its `secret` is in this answer only; the server keeps a digest of it. A name that an active token of the org has answers 409.
+         */
         post: operations["createToken"];
         delete?: never;
         options?: never;
@@ -115,7 +139,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API token; it stops working at once */
+        /**
+         * Revoke an API token; it stops working at once
+         * @description Every replica stops accepting the token when this answers. Revoking a revoked token answers `unchanged`.
+         */
         delete: operations["revokeToken"];
         options?: never;
         head?: never;
@@ -129,7 +156,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The console session this request came with, and its CSRF token */
+        /**
+         * The console session this request came with, and its CSRF token
+         * @description The console's session of this cookie: who signed in, the org it shows, and the CSRF token that the console's writes carry.
+         */
         get: operations["getSession"];
         put?: never;
         /**
@@ -137,11 +167,17 @@ export interface paths {
          * @description The answer sets the `svc_session` cookie (HttpOnly, SameSite=Strict; over HTTPS Secure and named `__Host-svc_session`, or `__Secure-svc_session` under a base path), valid 12 h and never past the token's own expiry. A session can do exactly what its token's scopes allow; the admin password's acts as admin on every org, in `org` (default `default`) for the routes whose path has no org. Failed attempts count against the same per-address budget as bearer values (429).
          */
         post: operations["signIn"];
-        /** Sign out: the session ends on every replica and its cookie is cleared */
+        /**
+         * Sign out: the session ends on every replica and its cookie is cleared
+         * @description Ends the console session on every replica and clears its cookie. A request without a session (a bearer token, no cookie) answers 404.
+         */
         delete: operations["signOut"];
         options?: never;
         head?: never;
-        /** Move an admin's console session to another org */
+        /**
+         * Move an admin's console session to another org
+         * @description Points the console session at another org; only a session of the deployment admin may.
+         */
         patch: operations["moveSession"];
         trace?: never;
     };
@@ -152,10 +188,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every agent of the org, optionally with settings and platforms, in one answer */
+        /**
+         * Every agent of the org, optionally with settings and platforms, in one answer
+         * @description The org's agents; `include=config` adds their settings and `include=platforms` their chat platforms, so that one call shows everything `svc plan` compares.
+         */
         get: operations["listAgents"];
         put?: never;
-        /** Create or update an agent; a repeat answers unchanged and writes nothing */
+        /**
+         * Create or update an agent; a repeat answers unchanged and writes nothing
+         * @description Creates the agent (201) or updates it (200). Sending what is already stored answers `unchanged` and writes nothing.
+         */
         post: operations["upsertAgent"];
         delete?: never;
         options?: never;
@@ -170,11 +212,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One agent, optionally with settings and platforms */
+        /**
+         * One agent, optionally with settings and platforms
+         * @description The agent; `include=config` adds its settings and `include=platforms` its chat platforms.
+         */
         get: operations["getAgent"];
         put?: never;
         post?: never;
-        /** Delete an agent with its settings and platforms (admin; svc apply never calls this) */
+        /**
+         * Delete an agent with its settings and platforms (admin; svc apply never calls this)
+         * @description Removes the agent, its settings and its platforms. `svc apply` never deletes: it reports an agent that the project no longer names as drift.
+         */
         delete: operations["deleteAgent"];
         options?: never;
         head?: never;
@@ -188,14 +236,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The 13 settings of an agent, null where unset */
+        /**
+         * The 13 settings of an agent, null where unset
+         * @description Every setting of the agent by name, `null` for one that is not set. Secret references are shown as written, never resolved.
+         */
         get: operations["getAgentSettings"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace (value), clear (null) or keep (absent) each setting */
+        /**
+         * Replace (value), clear (null) or keep (absent) each setting
+         * @description Each named setting is replaced by its value or cleared by `null`; a setting left out is kept. Answers which settings changed.
+         */
         patch: operations["patchAgentSettings"];
         trace?: never;
     };
@@ -206,7 +260,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The chat platforms of an agent, each with the secret references this server cannot resolve */
+        /**
+         * The chat platforms of an agent, each with the secret references this server cannot resolve
+         * @description The agent's chat platforms with their config as written, and the secret references that this server cannot resolve yet.
+         */
         get: operations["listPlatforms"];
         put?: never;
         post?: never;
@@ -224,10 +281,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Create or update a platform by its stable ID; says whether the live worker restarts */
+        /**
+         * Create or update a platform by its stable ID; says whether the live worker restarts
+         * @description Creates or updates the platform that this stable ID names. The answer says whether its live worker restarts to take the change.
+         */
         put: operations["upsertPlatform"];
         post?: never;
-        /** Delete a platform (admin; svc apply never calls this, it reports drift) */
+        /**
+         * Delete a platform (admin; svc apply never calls this, it reports drift)
+         * @description Removes the platform and stops its worker. `svc apply` never deletes: it reports a platform that the project no longer names as drift.
+         */
         delete: operations["deletePlatform"];
         options?: never;
         head?: never;
@@ -248,7 +311,10 @@ export interface paths {
          */
         put: operations["putSecret"];
         post?: never;
-        /** Delete an org secret; references to it stop resolving at once */
+        /**
+         * Delete an org secret; references to it stop resolving at once
+         * @description Removes the secret. A setting or platform that refers to it stops resolving at once and says `secret_missing`.
+         */
         delete: operations["deleteSecret"];
         options?: never;
         head?: never;
@@ -262,7 +328,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The org's secrets: names and times, never values */
+        /**
+         * The org's secrets: names and times, never values
+         * @description The names of the org's secrets and when each was set. Values are never answered.
+         */
         get: operations["listSecrets"];
         put?: never;
         post?: never;
@@ -299,7 +368,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What the latest svc apply to the org declared; null when none was ever recorded */
+        /**
+         * What the latest svc apply to the org declared; null when none was ever recorded
+         * @description The manifest that the latest `svc apply` recorded for the org, for `svc plan` to find what the project stopped naming; `null` when none was recorded.
+         */
         get: operations["getApplyManifest"];
         /**
          * Record what an apply declared: the ids of the project's resources (svc apply sends it)
@@ -342,7 +414,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A message's status and, once the turn completed, its reply */
+        /**
+         * A message's status and, once the turn completed, its reply
+         * @description The message's status (`queued`, `running`, `awaiting_approval`, `completed`, `failed`), its reply once completed, its usage and its files.
+         */
         get: operations["getMessage"];
         put?: never;
         post?: never;
@@ -359,7 +434,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A file sent with a message, as it was uploaded */
+        /**
+         * A file sent with a message, as it was uploaded
+         * @description The bytes of a file sent with the message, with the content type it was uploaded with.
+         */
         get: operations["downloadMessageFile"];
         put?: never;
         post?: never;
@@ -476,7 +554,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** WhatsApp Cloud API's subscription check: the challenge, when the verify token is the platform's */
+        /**
+         * WhatsApp Cloud API's subscription check: the challenge, when the verify token is the platform's
+         * @description WhatsApp Cloud API calls this when a webhook is subscribed: the server echoes `hub.challenge` when `hub.verify_token` is the platform's `verify_token`.
+         */
         get: operations["verifyWebhook"];
         put?: never;
         /**
@@ -497,7 +578,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The connectors installed in the org */
+        /**
+         * The connectors installed in the org
+         * @description The connectors installed in the org, each with its key, version, definition (feeds, actions, credentials) and entity link overrides.
+         */
         get: operations["listConnectors"];
         put?: never;
         /**
@@ -538,7 +622,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One installed connector, with its definition */
+        /**
+         * One installed connector, with its definition
+         * @description The installed connector with its definition: feeds, actions, credentials it takes, and entity types it links.
+         */
         get: operations["getConnector"];
         put?: never;
         post?: never;
@@ -555,7 +642,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The org's connections */
+        /**
+         * The org's connections
+         * @description The org's connections with their status and their connector.
+         */
         get: operations["listConnections"];
         put?: never;
         /**
@@ -576,7 +666,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One connection */
+        /**
+         * One connection
+         * @description The connection, its status and its connector. Its credentials are never answered.
+         */
         get: operations["getConnection"];
         put?: never;
         post?: never;
@@ -621,7 +714,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A connection's feeds */
+        /**
+         * A connection's feeds
+         * @description The connection's feeds with their config, schedule, last sync and failures.
+         */
         get: operations["listFeeds"];
         put?: never;
         post?: never;
@@ -678,7 +774,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How an OAuth connection attempt went */
+        /**
+         * How an OAuth connection attempt went
+         * @description Whether the OAuth attempt is `pending`, `connected`, `denied`, `failed` or `expired`, and what to do next: what a client polls after it opened the authorization URL.
+         */
         get: operations["getOAuthAttempt"];
         put?: never;
         post?: never;
@@ -759,7 +858,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The org's runs, newest first, a page at a time */
+        /**
+         * The org's runs, newest first, a page at a time
+         * @description Sync, action, watcher and auth runs, newest first; filtered by feed, connection, status or type.
+         */
         get: operations["listRuns"];
         put?: never;
         post?: never;
@@ -776,7 +878,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One run */
+        /**
+         * One run
+         * @description The run with its status, what it collected, and its error when it failed.
+         */
         get: operations["getRun"];
         put?: never;
         post?: never;
@@ -835,7 +940,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve an action run that waits for approval; a worker then runs it */
+        /**
+         * Approve an action run that waits for approval; a worker then runs it
+         * @description The action run that waits for approval is queued, and a worker runs it. A run that is not waiting for approval answers 409.
+         */
         post: operations["approveRun"];
         delete?: never;
         options?: never;
@@ -852,7 +960,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject an action run that waits for approval; it never runs (status `cancelled`) */
+        /**
+         * Reject an action run that waits for approval; it never runs (status `cancelled`)
+         * @description The action run that waits for approval is cancelled and never runs. A run that is not waiting for approval answers 409.
+         */
         post: operations["rejectRun"];
         delete?: never;
         options?: never;
@@ -967,7 +1078,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One event */
+        /**
+         * One event
+         * @description The event with its content, the entities it links, and its embedding with `embedding=true`.
+         */
         get: operations["getEvent"];
         put?: never;
         post?: never;
@@ -1044,7 +1158,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Watchers with their status, last window and next run */
+        /**
+         * Watchers with their status, last window and next run
+         * @description The org's watchers with their status, their last window and when they run next.
+         */
         get: operations["listWatchers"];
         put?: never;
         post?: never;
@@ -1061,7 +1178,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One watcher with its status, last window and next run */
+        /**
+         * One watcher with its status, last window and next run
+         * @description The watcher with its status, its last window and when it runs next.
+         */
         get: operations["getWatcher"];
         put?: never;
         post?: never;
@@ -1082,7 +1202,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A watcher's windows, newest first */
+        /**
+         * A watcher's windows, newest first
+         * @description The watcher's windows, newest first, a page at a time: each window is one run over the events of a period.
+         */
         get: operations["listWatcherWindows"];
         put?: never;
         post?: never;
@@ -1099,7 +1222,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One window's result: the reply, the structured result, the events it covered */
+        /**
+         * One window's result: the reply, the structured result, the events it covered
+         * @description The window with its reply, its structured result, and the events it covered.
+         */
         get: operations["getWatcherWindow"];
         put?: never;
         post?: never;
@@ -1136,7 +1262,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The org's relationships, newest first, a page at a time */
+        /**
+         * The org's relationships, newest first, a page at a time
+         * @description The org's relationships between entities, newest first; filtered by an entity or a relationship type.
+         */
         get: operations["listRelationships"];
         put?: never;
         /**
@@ -1160,7 +1289,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a relationship */
+        /**
+         * Delete a relationship
+         * @description Removes the relationship; the entities it joined stay.
+         */
         delete: operations["deleteRelationship"];
         options?: never;
         head?: never;
@@ -1242,6 +1374,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The server failed; the error is in its log */
             500: {
                 headers: {
@@ -1283,6 +1424,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The server failed; the error is in its log */
             500: {
                 headers: {
@@ -1319,6 +1469,15 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The server failed; the error is in its log */
@@ -1413,6 +1572,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The server failed; the error is in its log */
             500: {
                 headers: {
@@ -1442,6 +1610,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "slug": "acme",
+                 *       "name": "Acme"
+                 *     }
+                 */
                 "application/json": {
                     slug: string;
                     name?: string;
@@ -1552,6 +1726,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The server failed; the error is in its log */
             500: {
                 headers: {
@@ -1638,6 +1821,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1733,8 +1925,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1774,6 +1984,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "deploy from CI",
+                 *       "scopes": [
+                 *         "read",
+                 *         "write"
+                 *       ],
+                 *       "expiresInDays": 90
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     scopes: ("read" | "write" | "messages" | "admin")[];
@@ -1860,6 +2080,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -1871,6 +2100,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1969,8 +2207,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2077,6 +2351,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The server failed; the error is in its log */
             500: {
                 headers: {
@@ -2106,6 +2389,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "credential": "svc_YOUR_TOKEN"
+                 *     }
+                 */
                 "application/json": {
                     /** @description the admin password or an API token (svc_...) */
                     credential: string;
@@ -2194,6 +2482,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The server failed; the error is in its log */
             500: {
                 headers: {
@@ -2222,7 +2519,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description no fields; the body may be left out */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -2303,6 +2600,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The server failed; the error is in its log */
             500: {
                 headers: {
@@ -2332,6 +2638,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "org": "default"
+                 *     }
+                 */
                 "application/json": {
                     org: string;
                 };
@@ -2419,6 +2730,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2632,8 +2952,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2673,6 +3011,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "agentId": "support",
+                 *       "name": "Support",
+                 *       "description": "Answers customer questions"
+                 *     }
+                 */
                 "application/json": {
                     agentId: string;
                     name: string;
@@ -3004,6 +3349,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -3024,6 +3378,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3239,8 +3602,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3340,8 +3721,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3510,8 +3927,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3553,6 +3988,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "IDENTITY.md": "# Support\nYou answer customer questions.",
+                 *       "guardrails": null
+                 *     }
+                 */
                 "application/json": {
                     networkConfig?: {
                         allowedDomains?: string[];
@@ -3772,6 +4213,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -3792,6 +4242,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3903,8 +4362,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3947,6 +4424,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "team_chat",
+                 *       "name": "Main",
+                 *       "config": {
+                 *         "signing_secret": "$SLACK_SIGNING_SECRET",
+                 *         "bot_token": "$SLACK_BOT_TOKEN",
+                 *         "channel": "C0123456789"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     type: "team_chat" | "messenger";
@@ -4090,6 +4578,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -4110,6 +4607,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4201,8 +4707,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4244,6 +4786,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "value": "the secret value"
+                 *     }
+                 */
                 "application/json": {
                     value: string;
                 };
@@ -4333,6 +4880,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -4353,6 +4909,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4443,8 +5008,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4537,8 +5138,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4578,6 +5197,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "action": "upsert",
+                 *       "kind": "entity_type",
+                 *       "item": {
+                 *         "slug": "customer",
+                 *         "name": "Customer"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     action: "list";
@@ -4902,6 +5531,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -4922,6 +5560,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5020,8 +5667,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5061,6 +5726,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "project": null,
+                 *       "agents": [
+                 *         "support"
+                 *       ],
+                 *       "platforms": [
+                 *         "support-team-chat-main"
+                 *       ],
+                 *       "entityTypes": [
+                 *         "customer"
+                 *       ],
+                 *       "relationshipTypes": [],
+                 *       "watchers": []
+                 *     }
+                 */
                 "application/json": {
                     /** @description the project's name or folder name, for display; absent is null */
                     project?: string | null;
@@ -5173,6 +5854,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -5184,6 +5874,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5227,6 +5926,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "platform": "api",
+                 *       "content": "What changed in the billing docs this week?"
+                 *     }
+                 */
                 "application/json": {
                     platform: string;
                     content: string;
@@ -5245,6 +5950,12 @@ export interface operations {
                         chat: string;
                     };
                 };
+                /**
+                 * @example {
+                 *       "platform": "api",
+                 *       "content": "What changed in the billing docs this week?"
+                 *     }
+                 */
                 "multipart/form-data": {
                     /** @description api, team_chat, messenger or internal.<name> */
                     platform: string;
@@ -5385,6 +6096,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -5405,6 +6125,15 @@ export interface operations {
             };
             /** @description The token's message budget is spent; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5534,8 +6263,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5622,8 +6369,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5729,8 +6494,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5867,8 +6650,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5912,13 +6713,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream */
+            /** @description The conversation's events as they happen; the stream stays open */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    /**
+                     * @example retry: 1000
+                     *
+                     *     id: 7
+                     *     event: reply.delta
+                     *     data: {"messageId":"0b6f3f4e-2f4b-4c55-9a43-55b0c2b7f1a2","text":"Hello","seq":7}
+                     */
+                    "text/event-stream": string;
                 };
             };
             /** @description The request is not valid */
@@ -5957,8 +6765,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5998,6 +6824,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "decision": "approve"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     decision: "approve" | "reject";
@@ -6086,6 +6917,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -6097,6 +6937,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6261,8 +7110,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6342,8 +7209,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many refused calls to this platform from this address (rate_limited, with Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6384,6 +7269,12 @@ export interface operations {
         /** @description The platform's JSON, exactly as it signed it */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "url_verification",
+                 *       "challenge": "a-challenge-from-slack"
+                 *     }
+                 */
                 "application/json": unknown;
             };
         };
@@ -6441,6 +7332,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not a body a platform sends */
             415: {
                 headers: {
@@ -6452,6 +7352,15 @@ export interface operations {
             };
             /** @description Too many refused calls to this platform from this address (rate_limited, with Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6560,8 +7469,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6601,6 +7528,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "package": "rss"
+                 *     }
+                 */
                 "application/json": {
                     /** @description a bundled connector: "rss" or "code-host" */
                     package: string;
@@ -6744,6 +7676,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -6764,6 +7705,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6865,8 +7815,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6976,8 +7944,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7085,8 +8071,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7126,6 +8130,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "connectorKey": "rss",
+                 *       "displayName": "Product blog"
+                 *     }
+                 */
                 "application/json": {
                     connectorKey: string;
                     displayName?: string;
@@ -7243,6 +8253,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -7263,6 +8282,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7297,7 +8325,7 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                connectionId: string;
+                connectionId: number;
             };
             cookie?: never;
         };
@@ -7371,8 +8399,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7407,7 +8453,7 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                connectionId: string;
+                connectionId: number;
             };
             cookie?: never;
         };
@@ -7471,8 +8517,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7507,12 +8589,17 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                connectionId: string;
+                connectionId: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "paused"
+                 *     }
+                 */
                 "application/json": {
                     displayName?: string;
                     /** @enum {string} */
@@ -7612,6 +8699,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -7632,6 +8728,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7666,13 +8771,18 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                connectionId: string;
+                connectionId: number;
             };
             cookie?: never;
         };
         /** @description why, kept in its errorMessage; the body may be left out */
-        requestBody: {
+        requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "the account was closed"
+                 *     }
+                 */
                 "application/json": {
                     reason?: string;
                 } | null;
@@ -7756,6 +8866,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -7767,6 +8886,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7801,7 +8929,7 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                connectionId: string;
+                connectionId: number;
             };
             cookie?: never;
         };
@@ -7879,8 +9007,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7915,12 +9061,20 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                feedId: string;
+                feedId: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "config": {
+                 *         "url": "https://example.com/feed.xml"
+                 *       },
+                 *       "syncIntervalMs": 3600000
+                 *     }
+                 */
                 "application/json": {
                     config?: {
                         [key: string]: unknown;
@@ -8015,6 +9169,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -8035,6 +9198,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8069,12 +9241,19 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                connectionId: string;
+                connectionId: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scopes": [
+                 *         "repo"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description optional scopes to ask for as well */
                     scopes?: string[];
@@ -8143,6 +9322,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -8163,6 +9351,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8197,8 +9394,8 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                connectionId: string;
-                attemptId: string;
+                connectionId: number;
+                attemptId: number;
             };
             cookie?: never;
         };
@@ -8265,8 +9462,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8312,6 +9527,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The server failed; the error is in its log */
             500: {
                 headers: {
@@ -8339,7 +9563,7 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                connectionId: string;
+                connectionId: number;
             };
             cookie?: never;
         };
@@ -8401,8 +9625,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8437,12 +9679,17 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                connectionId: string;
+                connectionId: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "cdpUrl": "http://127.0.0.1:9222"
+                 *     }
+                 */
                 "application/json": {
                     /** @description http(s) or ws(s) URL of the DevTools endpoint, such as http://127.0.0.1:9222 */
                     cdpUrl?: string;
@@ -8559,6 +9806,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -8579,6 +9835,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8613,12 +9878,12 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                feedId: string;
+                feedId: number;
             };
             cookie?: never;
         };
         /** @description no fields; the body may be left out */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -8725,6 +9990,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -8736,6 +10010,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8769,8 +10052,8 @@ export interface operations {
                 /** @description the `nextCursor` of the previous page */
                 cursor?: string;
                 limit?: number;
-                feedId?: string;
-                connectionId?: string;
+                feedId?: number;
+                connectionId?: number;
                 status?: "pending" | "running" | "completed" | "failed" | "cancelled" | "timeout";
                 runType?: "sync" | "action" | "code" | "watcher" | "auth";
             };
@@ -8866,8 +10149,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8902,7 +10203,7 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                runId: string;
+                runId: number;
             };
             cookie?: never;
         };
@@ -8990,8 +10291,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9030,7 +10349,7 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                runId: string;
+                runId: number;
             };
             cookie?: never;
         };
@@ -9099,8 +10418,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9135,12 +10472,12 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                runId: string;
+                runId: number;
             };
             cookie?: never;
         };
         /** @description no fields; the body may be left out */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -9246,6 +10583,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -9257,6 +10603,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9291,12 +10646,12 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                runId: string;
+                runId: number;
             };
             cookie?: never;
         };
         /** @description no fields; the body may be left out */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -9402,6 +10757,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -9413,6 +10777,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9447,12 +10820,12 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                runId: string;
+                runId: number;
             };
             cookie?: never;
         };
         /** @description no fields; the body may be left out */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -9558,6 +10931,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -9569,6 +10951,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9603,12 +10994,12 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                connectionId: string;
+                connectionId: number;
             };
             cookie?: never;
         };
         /** @description no fields; the body may be left out */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -9753,6 +11144,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -9773,6 +11173,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9807,7 +11216,7 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                runId: string;
+                runId: number;
             };
             cookie?: never;
         };
@@ -9935,8 +11344,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9974,19 +11401,26 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                runId: string;
+                runId: number;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream */
+            /** @description The run's events, then the end of the stream after its final status */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    /**
+                     * @example retry: 1000
+                     *
+                     *     id: 1
+                     *     event: status
+                     *     data: {"seq":1,"status":"running","errorMessage":null}
+                     */
+                    "text/event-stream": string;
                 };
             };
             /** @description The request is not valid */
@@ -10025,8 +11459,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10061,7 +11513,7 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                runId: string;
+                runId: number;
                 name: string;
             };
             cookie?: never;
@@ -10069,6 +11521,11 @@ export interface operations {
         /** @description what awaitSignal resolves to */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -10142,6 +11599,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -10153,6 +11619,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10186,11 +11661,11 @@ export interface operations {
                 /** @description the `nextCursor` of the previous page */
                 cursor?: string;
                 limit?: number;
-                connectionId?: string;
-                feedId?: string;
+                connectionId?: number;
+                feedId?: number;
                 feedKey?: string;
                 kind?: string;
-                entityId?: string;
+                entityId?: number;
                 since?: string;
                 until?: string;
                 /** @description `true` includes each event’s `embedding` (large; left out otherwise) */
@@ -10290,8 +11765,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10329,7 +11822,7 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                eventId: string;
+                eventId: number;
             };
             cookie?: never;
         };
@@ -10419,8 +11912,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10455,13 +11966,20 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                connectionId: string;
+                connectionId: number;
                 actionKey: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "input": {
+                 *         "title": "Follow up with Acme"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description default: {} */
                     input?: {
@@ -10567,6 +12085,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -10587,6 +12114,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10697,8 +12233,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10733,7 +12287,7 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                entityId: string;
+                entityId: number;
             };
             cookie?: never;
         };
@@ -10812,8 +12366,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10939,8 +12511,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11067,8 +12657,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11109,6 +12717,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "paused"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     status: "active" | "paused";
@@ -11211,6 +12824,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -11222,6 +12844,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11337,8 +12968,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11457,8 +13106,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11497,7 +13164,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": Record<string, never> | null;
             };
@@ -11629,6 +13296,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -11640,6 +13316,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11674,7 +13359,7 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
                 /** @description an entity's relationships, whether it is their source or their target */
-                entityId?: string;
+                entityId?: number;
                 /** @description a relationship type slug */
                 type?: string;
             };
@@ -11745,8 +13430,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11786,6 +13489,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "works_at",
+                 *       "sourceEntityId": 1,
+                 *       "targetEntityId": 2
+                 *     }
+                 */
                 "application/json": {
                     /** @description a relationship type slug (manage_entity_schema) */
                     type: string;
@@ -11890,6 +13600,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -11910,6 +13629,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11944,7 +13672,7 @@ export interface operations {
             path: {
                 /** @description org slug */
                 org: string;
-                relationshipId: string;
+                relationshipId: number;
             };
             cookie?: never;
         };
@@ -11999,8 +13727,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12039,10 +13803,10 @@ export interface operations {
                 arrivedSince?: string;
                 /** @description received by svc before */
                 arrivedUntil?: string;
-                connectionId?: string;
-                feedId?: string;
+                connectionId?: number;
+                feedId?: number;
                 kind?: string;
-                entityId?: string;
+                entityId?: number;
             };
             header?: never;
             path: {
@@ -12119,6 +13883,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description `q` has no words to search for (`search_query_empty`) */
             422: {
                 headers: {
@@ -12130,6 +13903,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };

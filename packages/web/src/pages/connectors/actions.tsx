@@ -20,7 +20,7 @@ function ActionForm(props: { org: string; connection: Connection; action: Action
     try {
       const answer = await must(
         api.POST('/api/{org}/connections/{connectionId}/actions/{actionKey}', {
-          params: { path: { org, connectionId: String(connection.id), actionKey: action.key } },
+          params: { path: { org, connectionId: connection.id, actionKey: action.key } },
           body: { input },
         }),
       );

@@ -24,7 +24,7 @@ function PromptForm(props: { org: string; runId: number; artifact: Prompt }) {
     try {
       await must(
         api.POST('/api/{org}/auth-runs/{runId}/signals/{name}', {
-          params: { path: { org: props.org, runId: String(props.runId), name: artifact.submitSignal } },
+          params: { path: { org: props.org, runId: props.runId, name: artifact.submitSignal } },
           body: values,
         }),
       );

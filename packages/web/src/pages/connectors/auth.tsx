@@ -22,7 +22,7 @@ function NewKeys(props: Props & { method: Extract<AuthMethod, { type: 'env_keys'
     try {
       await must(
         api.PATCH('/api/{org}/connections/{connectionId}', {
-          params: { path: { org: props.org, connectionId: String(props.connection.id) } },
+          params: { path: { org: props.org, connectionId: props.connection.id } },
           body: { credentials: given(values) },
         }),
       );

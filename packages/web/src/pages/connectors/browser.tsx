@@ -22,7 +22,7 @@ export function BrowserAuth(props: {
 }) {
   const { org, connection, method } = props;
   const { can } = useSession();
-  const connectionId = String(connection.id);
+  const connectionId = connection.id;
   const session = useLoad(
     () =>
       must(

@@ -1,4 +1,4 @@
-import { ApiError, api, href, must } from '../../api/client';
+import { ApiError, api, href, must, rowIdOf } from '../../api/client';
 import { useSession } from '../../session';
 import { useAction } from '../../ui/action';
 import { useLoad } from '../../ui/load';
@@ -35,7 +35,7 @@ function Credentials({ connection, definition }: { connection: Connection; defin
 function Controls(props: { org: string; connection: Connection; onChanged: () => void }) {
   const { org, connection } = props;
   const { busy, error, act } = useAction(() => props.onChanged());
-  const path = { org, connectionId: String(connection.id) };
+  const path = { org, connectionId: connection.id };
   const setStatus = (status: 'active' | 'paused') =>
     act(() =>
       must(api.PATCH('/api/{org}/connections/{connectionId}', { params: { path }, body: { status } })),
@@ -72,7 +72,8 @@ function Controls(props: { org: string; connection: Connection; onChanged: () =>
 }
 
 /** One connection: its status and credentials, connecting it, its feeds and its actions. */
-export default function ConnectionPage({ org, connectionId }: { org: string; connectionId: string }) {
+export default function ConnectionPage({ org, ...props }: { org: string; connectionId: string }) {
+  const connectionId = rowIdOf(props.connectionId);
   const { can } = useSession();
   const loaded = useLoad(
     () => must(api.GET('/api/{org}/connections/{connectionId}', { params: { path: { org, connectionId } } })),
@@ -96,7 +97,7 @@ export default function ConnectionPage({ org, connectionId }: { org: string; con
   const connection = loaded.data?.connection;
   const title = connection
     ? (connection.displayName ?? `${connection.connectorKey} #${connection.id}`)
-    : `Connection ${connectionId}`;
+    : `Connection ${props.connectionId}`;
   return (
     <Page
       title={title}

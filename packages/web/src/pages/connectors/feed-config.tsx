@@ -26,7 +26,7 @@ export function FeedConfig(props: {
     try {
       await must(
         api.PATCH('/api/{org}/feeds/{feedId}', {
-          params: { path: { org: props.org, feedId: String(feed.id) } },
+          params: { path: { org: props.org, feedId: feed.id } },
           body: { config },
         }),
       );

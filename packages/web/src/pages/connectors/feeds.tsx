@@ -21,7 +21,7 @@ function FeedCard(props: { org: string; feed: Feed; definition: Definition; onCh
   const { can } = useSession();
   const [run, setRun] = useState<{ id: number; created: boolean } | null>(null);
   const { busy, error, act } = useAction(() => props.onChanged());
-  const path = { org, feedId: String(feed.id) };
+  const path = { org, feedId: feed.id };
   const sync = () =>
     act(async () => {
       const answer = await must(api.POST('/api/{org}/feeds/{feedId}/sync', { params: { path }, body: {} }));
@@ -106,7 +106,7 @@ export function Feeds({
   definition,
 }: {
   org: string;
-  connectionId: string;
+  connectionId: number;
   definition: Definition;
 }) {
   const feeds = useLoad(

@@ -34,7 +34,7 @@ export function InteractiveAuth(props: {
 
   const read = async (runId: number) => {
     const view = await must(
-      api.GET('/api/{org}/auth-runs/{runId}', { params: { path: { org, runId: String(runId) } } }),
+      api.GET('/api/{org}/auth-runs/{runId}', { params: { path: { org, runId: runId } } }),
     );
     setRun(view.run);
     return view;
@@ -90,7 +90,7 @@ export function InteractiveAuth(props: {
   useEffect(() => {
     api
       .GET('/api/{org}/runs', {
-        params: { path: { org }, query: { connectionId: String(connection.id), runType: 'auth', limit: 1 } },
+        params: { path: { org }, query: { connectionId: connection.id, runType: 'auth', limit: 1 } },
       })
       .then(({ data }) => {
         const latest = data?.runs[0];
@@ -105,7 +105,7 @@ export function InteractiveAuth(props: {
     try {
       const answer = await must(
         api.POST('/api/{org}/connections/{connectionId}/auth-runs', {
-          params: { path: { org, connectionId: String(connection.id) } },
+          params: { path: { org, connectionId: connection.id } },
           body: {},
         }),
       );

@@ -37,7 +37,7 @@ export function OAuthConnect(props: {
 }) {
   const { org, connection, method } = props;
   const { can } = useSession();
-  const connectionId = String(connection.id);
+  const connectionId = connection.id;
   const [scopes, setScopes] = useState<string[]>([]);
   const [started, setStarted] = useState<Started | null>(null);
   const [attempt, setAttempt] = useState<Attempt | null>(null);
@@ -51,7 +51,7 @@ export function OAuthConnect(props: {
       try {
         const answer = await must(
           api.GET('/api/{org}/connections/{connectionId}/oauth/attempts/{attemptId}', {
-            params: { path: { org, connectionId, attemptId: String(started.attemptId) } },
+            params: { path: { org, connectionId, attemptId: started.attemptId } },
           }),
         );
         if (stopped) return;

@@ -8,12 +8,10 @@ function titleOf(org: string, id: number): Promise<string | null> {
   const key = `${org}/${id}`;
   let title = titles.get(key);
   if (!title) {
-    title = api
-      .GET('/api/{org}/entities/{entityId}', { params: { path: { org, entityId: String(id) } } })
-      .then(
-        ({ data }) => data?.entity.title ?? null,
-        () => null,
-      );
+    title = api.GET('/api/{org}/entities/{entityId}', { params: { path: { org, entityId: id } } }).then(
+      ({ data }) => data?.entity.title ?? null,
+      () => null,
+    );
     titles.set(key, title);
   }
   return title;

@@ -1,5 +1,5 @@
 import { Fragment } from 'preact';
-import { api, href, must } from '../../api/client';
+import { api, href, must, rowIdOf } from '../../api/client';
 import { useLoad } from '../../ui/load';
 import { Loading, Page, Time } from '../../ui/page';
 import './memory.css';
@@ -10,7 +10,8 @@ import { EventList } from './results';
 const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** One entity as its links made it: what finds it, what is known of it, what it relates to, its events. */
-export default function EntityPage({ org, entityId }: { org: string; entityId: string }) {
+export default function EntityPage({ org, ...props }: { org: string; entityId: string }) {
+  const entityId = rowIdOf(props.entityId);
   const loaded = useLoad(
     () => must(api.GET('/api/{org}/entities/{entityId}', { params: { path: { org, entityId } } })),
     [org, entityId],
@@ -18,9 +19,9 @@ export default function EntityPage({ org, entityId }: { org: string; entityId: s
   const entity = loaded.data?.entity;
   return (
     <Page
-      title={entity ? (entity.title ?? `Entity ${entity.id}`) : `Entity ${entityId}`}
+      title={entity ? (entity.title ?? `Entity ${entity.id}`) : `Entity ${props.entityId}`}
       actions={
-        <a class="button secondary" href={href(`/orgs/${org}/memory?entityId=${entityId}`)}>
+        <a class="button secondary" href={href(`/orgs/${org}/memory?entityId=${props.entityId}`)}>
           Search its events
         </a>
       }
@@ -76,7 +77,7 @@ export default function EntityPage({ org, entityId }: { org: string; entityId: s
           </>
         )}
       </Loading>
-      {entity ? <EventList org={org} filters={{ entityId }} heading="Linked events" /> : null}
+      {entity ? <EventList org={org} filters={{ entityId: props.entityId }} heading="Linked events" /> : null}
     </Page>
   );
 }

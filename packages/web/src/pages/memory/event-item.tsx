@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, must } from '../../api/client';
+import { api, must, rowIdOf } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { useLoad } from '../../ui/load';
 import { Loading, Time } from '../../ui/page';
@@ -97,9 +97,9 @@ export function EventBody({ org, event }: { org: string; event: MemoryEvent }) {
 }
 
 /** An event the page has only the id of (a search hit, a window's input), loaded when opened. */
-function LoadedEventBody({ org, id }: { org: string; id: number | string }) {
+function LoadedEventBody({ org, id }: { org: string; id: number }) {
   const loaded = useLoad(
-    () => must(api.GET('/api/{org}/events/{eventId}', { params: { path: { org, eventId: String(id) } } })),
+    () => must(api.GET('/api/{org}/events/{eventId}', { params: { path: { org, eventId: id } } })),
     [org, id],
   );
   return <Loading loaded={loaded}>{({ event }) => <EventBody org={org} event={event} />}</Loading>;
@@ -134,7 +134,8 @@ export function EventItem(props: {
           props.event ? (
             <EventBody org={props.org} event={props.event} />
           ) : (
-            <LoadedEventBody org={props.org} id={id as number} />
+            // A watcher's window lists its events' ids as text.
+            <LoadedEventBody org={props.org} id={typeof id === 'string' ? rowIdOf(id) : (id as number)} />
           )
         ) : null}
       </details>

@@ -1,3 +1,5 @@
+import { rowIdOf } from '../../api/client';
+
 /** What the memory page shows, as its URL's query says it: a search or a listing can be shared. */
 export interface Filters {
   q: string;
@@ -28,14 +30,21 @@ export function searchOf(filters: Partial<Filters>): string {
   return text ? `?${text}` : '';
 }
 
+/** The filters as the API types them: the ids of rows are integers. */
+type ApiFilters = Omit<Filters, 'connectionId' | 'entityId'> & { connectionId: number; entityId: number };
+
+const ROW_IDS = new Set<keyof Filters>(['connectionId', 'entityId']);
+
 /** The API's query: only what is set, since every filter is validated when present. */
 export function apiQuery<K extends keyof Filters>(
   filters: Filters,
   keys: readonly K[],
-): Partial<Pick<Filters, K>> {
-  const query: Partial<Pick<Filters, K>> = {};
-  for (const key of keys) if (filters[key]) query[key] = filters[key];
-  return query;
+): Partial<Pick<ApiFilters, K>> {
+  const query: Partial<Record<keyof Filters, string | number>> = {};
+  for (const key of keys) {
+    if (filters[key]) query[key] = ROW_IDS.has(key) ? rowIdOf(filters[key]) : filters[key];
+  }
+  return query as Partial<Pick<ApiFilters, K>>;
 }
 
 /** A `datetime-local` value (the reader's clock) as the instant the URL and the API carry. */

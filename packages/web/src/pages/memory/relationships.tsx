@@ -6,7 +6,7 @@ import { Table } from '../../ui/table';
 import { EntityLink } from './entity-link';
 
 /** Every relationship of one entity, whichever end it is, newest first, a page at a time. */
-export function Relationships({ org, entityId }: { org: string; entityId: string }) {
+export function Relationships({ org, entityId }: { org: string; entityId: number }) {
   const { first, rows, hasMore, more, moreError } = usePaged(
     (after?: string) =>
       must(
@@ -17,7 +17,6 @@ export function Relationships({ org, entityId }: { org: string; entityId: string
     (data) => ({ rows: data.relationships, nextCursor: data.nextCursor }),
     [org, entityId],
   );
-  const self = Number(entityId);
   return (
     <Loading loaded={first}>
       {() =>
@@ -27,7 +26,7 @@ export function Relationships({ org, entityId }: { org: string; entityId: string
           <>
             <Table head={['Relationship', 'With', 'Metadata', 'Since']}>
               {rows.map((r) => {
-                const outgoing = r.sourceEntityId === self;
+                const outgoing = r.sourceEntityId === entityId;
                 const other = outgoing ? r.targetEntityId : r.sourceEntityId;
                 return (
                   <tr key={r.id}>

@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks';
-import { api, href, must } from '../../api/client';
+import { api, href, must, rowIdOf } from '../../api/client';
 import { useSession } from '../../session';
 import { useAction } from '../../ui/action';
 import { ApproveReject } from '../../ui/decide';
@@ -15,7 +15,7 @@ import './runs.css';
 function Controls(props: { org: string; run: Run; onChanged: () => void }) {
   const { org, run } = props;
   const { busy, error, act: change } = useAction(() => props.onChanged());
-  const path = { org, runId: String(run.id) };
+  const path = { org, runId: run.id };
   const act = (verb: 'cancel' | 'approve' | 'reject') =>
     change(async () => {
       if (verb === 'cancel')
@@ -44,7 +44,8 @@ function Controls(props: { org: string; run: Run; onChanged: () => void }) {
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 /** One run: what it is of, how it went, and its log, followed live while it runs. */
-export default function RunPage({ org, runId }: { org: string; runId: string }) {
+export default function RunPage({ org, ...props }: { org: string; runId: string }) {
+  const runId = rowIdOf(props.runId);
   const { can } = useSession();
   const loaded = useLoad(
     () => must(api.GET('/api/{org}/runs/{runId}', { params: { path: { org, runId } } })),
@@ -60,7 +61,7 @@ export default function RunPage({ org, runId }: { org: string; runId: string }) 
   }, [open, loaded.reload]);
   return (
     <Page
-      title={`Run #${runId}`}
+      title={`Run #${props.runId}`}
       actions={can('write') && run ? <Controls org={org} run={run} onChanged={loaded.reload} /> : null}
     >
       <Loading loaded={loaded}>

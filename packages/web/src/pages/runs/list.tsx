@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, href, must } from '../../api/client';
+import { api, href, must, rowIdOf } from '../../api/client';
 import { useLoad } from '../../ui/load';
 import { Loading, Page, Status, Time } from '../../ui/page';
 import { FilterForm, filtersOf, type RunFilters } from './filters';
@@ -9,6 +9,15 @@ import './runs.css';
 import { Table } from '../../ui/table';
 
 const OPEN = new Set(['pending', 'running']);
+
+/** The filters as the API types them: the ids of rows are integers. */
+function apiQueryOf({ connectionId, feedId, ...chosen }: RunFilters) {
+  return {
+    ...chosen,
+    ...(connectionId ? { connectionId: rowIdOf(connectionId) } : {}),
+    ...(feedId ? { feedId: rowIdOf(feedId) } : {}),
+  };
+}
 
 /** The org's runs, newest first, a page at a time; the filters and the page are in the URL. */
 export default function RunsPage({ org }: { org: string }) {
@@ -25,7 +34,9 @@ export default function RunsPage({ org }: { org: string }) {
   const runs = useLoad(
     () =>
       must(
-        api.GET('/api/{org}/runs', { params: { path: { org }, query: { ...filters, cursor, limit: 50 } } }),
+        api.GET('/api/{org}/runs', {
+          params: { path: { org }, query: { ...apiQueryOf(filters), cursor, limit: 50 } },
+        }),
       ),
     [org, key],
   );

@@ -20,7 +20,7 @@ const clock = (time: string) => {
  * every second, until the run has ended and no line is left. "Follow" keeps the newest line in
  * view; scrolling up to read stops following.
  */
-export function RunLogs(props: { org: string; runId: string; onEnded: () => void }) {
+export function RunLogs(props: { org: string; runId: number; onEnded: () => void }) {
   const { org, runId } = props;
   const [lines, setLines] = useState<LogLine[]>([]);
   const [ended, setEnded] = useState(false);
