@@ -13,6 +13,7 @@ import { parse, TomlError } from 'smol-toml';
 import {
   type Context,
   renderPath,
+  renderTable,
   report,
   reportIssues,
   reportUnknownKey,
@@ -22,7 +23,7 @@ import { checkPlatformIds, readPlatforms } from './platforms.js';
 import type { ProjectProblem } from './problems.js';
 import { readProviders } from './providers.js';
 import { type SecretUse, secretUses } from './secret-refs.js';
-import { agentShape, convert, get, isTable, projectShape, tomlPathOf, type UnknownKey } from './shape.js';
+import { agentShape, convert, get, isTable, type KeyProblem, projectShape, tomlPathOf } from './shape.js';
 import { TomlLocator, type TomlPath } from './toml-locator.js';
 import type { ProjectPlatform, ProjectProvider } from './types.js';
 
@@ -160,9 +161,21 @@ function tomlContext(source: string, doc: Record<string, unknown>, problems: Pro
     locate: (path, at) => locator.locate(path, at),
     problems,
   };
-  const unknown: UnknownKey[] = [];
-  const converted = convert(doc, projectShape, [], unknown) as Record<string, unknown>;
-  for (const u of unknown) reportUnknownKey(ctx, u.path, u.allowed);
+  const keys: KeyProblem[] = [];
+  const converted = convert(doc, projectShape, [], keys) as Record<string, unknown>;
+  for (const k of keys) {
+    if (k.sameAs === undefined) reportUnknownKey(ctx, k.path, k.allowed);
+    else {
+      const key = String(k.path.at(-1));
+      report(
+        ctx,
+        k.path,
+        'key',
+        `"${key}" and "${k.sameAs}" are two spellings of one list ${renderTable(k.path.slice(0, -1))}`,
+        `"${k.sameAs}" is at line ${locator.locate([...k.path.slice(0, -1), k.sameAs], 'key').line}: keep one of them, holding every entry`,
+      );
+    }
+  }
   return { ctx, converted, locator };
 }
 
@@ -210,7 +223,7 @@ function readModels(ctx: Context, converted: Record<string, unknown>): TomlResul
 
 function readAgent(ctx: Context, agentId: string, raw: unknown, conv: unknown): TomlAgent | null {
   const base = ['agents', agentId];
-  const at = (p: readonly PropertyKey[]) => [...base, ...tomlPathOf(agentShape, p)];
+  const at = (p: readonly PropertyKey[]) => [...base, ...tomlPathOf(agentShape, p, raw)];
   let valid = true;
   const id = idSchema.safeParse(agentId);
   if (!id.success) {
