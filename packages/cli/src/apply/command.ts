@@ -5,6 +5,7 @@ import { readServerState } from '../plan/state.js';
 import type { DesiredState, Plan, PlanRow } from '../plan/types.js';
 import {
   formatProblem,
+  formatWarning,
   loadProject,
   type Project,
   ProjectError,
@@ -111,11 +112,11 @@ async function load(
 ): Promise<{ project: Project; unset: ProjectProblem[] } | null> {
   try {
     // Files and variables first: nothing reaches the network while the project is wrong.
-    return {
-      project: await loadProject(dir, io.env, { requireSecrets: !flags.allowUnsetSecrets }),
-      unset: [],
-    };
+    const project = await loadProject(dir, io.env, { requireSecrets: !flags.allowUnsetSecrets });
+    for (const warning of project.warnings) io.err(formatWarning(warning));
+    return { project, unset: [] };
   } catch (error) {
+    if (error instanceof ProjectError) for (const warning of error.warnings) io.err(formatWarning(warning));
     if (error instanceof UnsetVariablesError) return { project: error.project, unset: error.problems };
     if (!(error instanceof ProjectError)) throw error;
     reportProblems(error.problems, 'nothing was sent', io);

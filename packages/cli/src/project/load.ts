@@ -25,13 +25,14 @@ export async function loadProject(
   options: { requireSecrets?: boolean } = {},
 ): Promise<Project> {
   const problems: ProjectProblem[] = [];
+  const warnings: ProjectProblem[] = [];
   const source = await readText(join(dir, SVC_TOML));
   if (source === null) {
     throw new ProjectError([
       { file: SVC_TOML, line: 1, col: 1, message: `no ${SVC_TOML} in ${resolve(dir)}` },
     ]);
   }
-  const toml = readSvcToml(source, problems);
+  const toml = readSvcToml(source, problems, warnings);
   const root = await projectRoot(dir);
 
   const agents: ProjectAgent[] = [];
@@ -71,12 +72,14 @@ export async function loadProject(
     watchers: bundles.watchers.map((e) => e.item),
     secretRefs: toml.secrets.map(({ variable, line }) => ({ variable, file: SVC_TOML, line })),
     watcherAgentAt: watcherAgentPositions(bundles),
+    warnings: sortProblems(warnings),
+    settingAt: toml.settingAt,
   };
   if (problems.length === 0) return project;
   const sorted = sortProblems(problems);
   throw sorted.every((p) => p.variable !== undefined)
     ? new UnsetVariablesError(sorted, project)
-    : new ProjectError(sorted);
+    : new ProjectError(sorted, project.warnings);
 }
 
 type TextSettings = Pick<AgentConfig, (typeof TEXT_SETTINGS)[number]>;

@@ -177,7 +177,8 @@ export function tomlPathOf(
       out.push(seg);
       current = current.value;
     } else if (current.kind === 'list') {
-      out.push(seg);
+      // A JSON Pointer's index arrives as text; the locator counts array elements by number.
+      out.push(typeof seg === 'string' && /^\d+$/.test(seg) ? Number(seg) : seg);
       current = current.item;
     } else {
       out.push(seg);

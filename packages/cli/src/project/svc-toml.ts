@@ -66,6 +66,20 @@ const TOML_SETTINGS: {
   { key: 'modelSelection', at: ['modelSelection'] },
 ];
 
+/**
+ * Where a setting's value is written in an agent's table, from its core path (`mcpServers`,
+ * `github`, `url`), as the server names it in a refusal. A Markdown setting has no place in
+ * svc.toml: the agent's table stands for it.
+ */
+function tomlSettingPath(path: readonly (string | number)[], raw: unknown): (string | number)[] {
+  const [key, ...rest] = path;
+  const setting = TOML_SETTINGS.find((s) => s.key === key);
+  if (!setting) return [];
+  // `skillsConfig.skills[0]` is `skills.list[0]`: the wrapping key is not written.
+  const inner = setting.wrap ? rest.slice(1) : rest;
+  return tomlPathOf(agentShape, [...setting.at, ...inner], raw);
+}
+
 /** An agent as read from svc.toml; the Markdown settings come from its folder afterwards. */
 export interface TomlAgent {
   agentId: string;
@@ -81,6 +95,8 @@ export interface TomlAgent {
 }
 
 export interface TomlResult {
+  /** `svc.toml:line:col` of a setting's value (or the nearest table written), by core path. */
+  settingAt: (agentId: string, path: readonly (string | number)[]) => string;
   agents: TomlAgent[];
   /**
    * Every agent named in svc.toml, valid or not, so that watchers are not blamed for its errors;
@@ -96,7 +112,11 @@ export interface TomlResult {
  * Reads svc.toml. Not valid TOML, it yields the syntax error and, when its `[memory]` table can still
  * be read on its own, the bundles listed there: they are checked in the same run, not in the next.
  */
-export function readSvcToml(source: string, problems: ProjectProblem[]): TomlResult {
+export function readSvcToml(
+  source: string,
+  problems: ProjectProblem[],
+  warnings: ProjectProblem[] = [],
+): TomlResult {
   const parsed = parseToml(source);
   if (parsed instanceof TomlError) {
     const message = (parsed.message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '');
@@ -114,21 +134,27 @@ export function readSvcToml(source: string, problems: ProjectProblem[]): TomlRes
       doc instanceof TomlError ? {} : (doc ?? {}),
       problems,
     );
-    return { agents: [], agentIds: null, models: readModels(ctx, converted), secrets: [], ctx };
+    const settingAt = () => `${SVC_TOML}:1:1`;
+    return { agents: [], agentIds: null, models: readModels(ctx, converted), secrets: [], ctx, settingAt };
   }
   const doc = parsed;
-  const { ctx, converted, locator } = tomlContext(source, doc, problems);
+  const { ctx, converted, locator } = tomlContext(source, doc, problems, warnings);
   reportUnstorableText(ctx, doc);
 
   const agentIds = new Set<string>();
+  const agents = doc.agents ?? {};
   const result: TomlResult = {
     agents: [],
     agentIds,
     models: readModels(ctx, converted),
     secrets: [],
     ctx,
+    settingAt: (agentId, path) => {
+      const raw = isTable(agents) ? agents[agentId] : undefined;
+      const { line, col } = locator.locate(['agents', agentId, ...tomlSettingPath(path, raw)], 'value');
+      return `${SVC_TOML}:${line}:${col}`;
+    },
   };
-  const agents = doc.agents ?? {};
   if (!isTable(agents)) {
     report(ctx, ['agents'], 'value', '"agents" must be a table of agents: [agents.<id>]');
     return result;
@@ -153,13 +179,19 @@ function parseToml(source: string): Record<string, unknown> | TomlError {
 }
 
 /** Positions for a parsed document, its keys under their core names, and its unknown keys reported. */
-function tomlContext(source: string, doc: Record<string, unknown>, problems: ProjectProblem[]) {
+function tomlContext(
+  source: string,
+  doc: Record<string, unknown>,
+  problems: ProjectProblem[],
+  warnings: ProjectProblem[] = [],
+) {
   const locator = new TomlLocator(source);
   const ctx: Context = {
     file: SVC_TOML,
     syntax: 'toml',
     locate: (path, at) => locator.locate(path, at),
     problems,
+    warnings,
   };
   const keys: KeyProblem[] = [];
   const converted = convert(doc, projectShape, [], keys) as Record<string, unknown>;
