@@ -14,7 +14,7 @@ import {
   stablePlatformId,
 } from '@svc/core';
 import { arrayOfTables, type Context, renderPath, report, reportIssues } from './issues.js';
-import { didYouMean } from './problems.js';
+import { editDistance } from './problems.js';
 import { isTable } from './shape.js';
 import type { TomlPath } from './toml-locator.js';
 import type { ProjectPlatform } from './types.js';
@@ -77,13 +77,14 @@ function warnUnreadKeys(ctx: Context, path: TomlPath, type: string, config: Reco
   for (const key of Object.keys(config)) {
     if (known.includes(key) || lookalikes.has(key)) continue;
     const { line, col } = ctx.locate([...path, 'config', key], 'key');
-    const hint = didYouMean(key, known);
+    // Closer than keys' usual typo distance: `app_token` is Slack's other token, not a misspelt `bot_token`.
+    const close = known.find((k) => editDistance(key, k) <= 2);
     ctx.warnings.push({
       file: ctx.file,
       line,
       col,
       message: `${renderPath([...path, 'config', key])}: "${key}" is not read by a ${PLATFORM_PROTOCOLS[protocol].title}; it is kept as written`,
-      hint: hint ?? `the keys it reads: ${known.join(', ')}`,
+      hint: close ? `did you mean "${close}"?` : `the keys it reads: ${known.join(', ')}`,
     });
   }
 }

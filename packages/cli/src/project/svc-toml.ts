@@ -235,16 +235,25 @@ function readModels(ctx: Context, converted: Record<string, unknown>): TomlResul
     report(ctx, ['memory'], 'value', '"memory" must be a table: [memory]');
     return [];
   }
+  // One path written alone (`models = "models"`, a folder as Lobu projects write it) is a list of one.
+  if (typeof memory.models === 'string' && memory.models !== '') {
+    return [{ file: memory.models, path: ['memory', 'models'] }];
+  }
   const models = memory.models ?? [];
   if (!Array.isArray(models)) {
-    report(ctx, ['memory', 'models'], 'value', 'memory.models must be a list of bundle files');
+    report(
+      ctx,
+      ['memory', 'models'],
+      'value',
+      'memory.models must be a list of bundle files and folders, or one path',
+    );
     return [];
   }
   const out: TomlResult['models'] = [];
   models.forEach((file, i) => {
     const path = ['memory', 'models', i];
     if (typeof file !== 'string' || file === '')
-      report(ctx, path, 'value', `${renderPath(path)}: must be a file path`);
+      report(ctx, path, 'value', `${renderPath(path)}: must be the path of a bundle file or folder`);
     // `./models/a.yaml` and `models/a.yaml` are one file: read twice, its slugs would clash with themselves.
     else if (out.some((m) => posix.normalize(m.file) === posix.normalize(file)))
       report(ctx, path, 'value', `memory bundle "${file}" is listed twice`);
