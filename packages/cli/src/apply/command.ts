@@ -20,6 +20,7 @@ import { resolveSession } from '../session/resolve.js';
 import { describeFailure, executePlan, type RowResult } from './execute.js';
 import { projectManifest, recordManifest } from './manifest.js';
 import { checkAgainstOrgSecrets } from './org-secrets.js';
+import { checkSettings } from './settings-check.js';
 import { type PlatformAnswer, webhookInstructions } from './webhooks.js';
 
 export interface ApplyFlags {
@@ -157,6 +158,17 @@ export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<numb
   const record = () => recordManifest(client, session.org, projectManifest(desired, dir), io.err);
   const counts = summary(plan);
   const pending = counts.create + counts.update;
+  // The server's policy refusals before the plan is shown: a plan it would stop half-way is no plan.
+  const check = await onOrg(client, session.org, () =>
+    checkSettings(plan.rows, project, client, flags.concurrency),
+  );
+  if (check.refusals.length > 0) {
+    reportProblems(check.refusals, 'nothing was changed', io);
+    return EXIT.error;
+  }
+  if (check.unchecked) {
+    io.err(`warning: the settings were not checked against the server's policy (${check.unchecked})`);
+  }
 
   if (fromOrg.length > 0) {
     say(

@@ -25,7 +25,7 @@ import { readProviders } from './providers.js';
 import { type SecretUse, secretUses } from './secret-refs.js';
 import { agentShape, convert, get, isTable, type KeyProblem, projectShape, tomlPathOf } from './shape.js';
 import { TomlLocator, type TomlPath } from './toml-locator.js';
-import type { ProjectPlatform, ProjectProvider } from './types.js';
+import type { ProjectPlatform, ProjectProvider, SettingPosition } from './types.js';
 
 /** Built once: a thousand agents must not build a thousand schemas. */
 const AGENT_META = agentUpsertSchema.pick({ name: true, description: true });
@@ -95,8 +95,8 @@ export interface TomlAgent {
 }
 
 export interface TomlResult {
-  /** `svc.toml:line:col` of a setting's value (or the nearest table written), by core path. */
-  settingAt: (agentId: string, path: readonly (string | number)[]) => string;
+  /** Where a setting's value is written (or the nearest table that is), by core path. */
+  settingAt: (agentId: string, path: readonly (string | number)[]) => SettingPosition;
   agents: TomlAgent[];
   /**
    * Every agent named in svc.toml, valid or not, so that watchers are not blamed for its errors;
@@ -134,7 +134,7 @@ export function readSvcToml(
       doc instanceof TomlError ? {} : (doc ?? {}),
       problems,
     );
-    const settingAt = () => `${SVC_TOML}:1:1`;
+    const settingAt = () => ({ file: SVC_TOML, line: 1, col: 1, key: '' });
     return { agents: [], agentIds: null, models: readModels(ctx, converted), secrets: [], ctx, settingAt };
   }
   const doc = parsed;
@@ -151,8 +151,9 @@ export function readSvcToml(
     ctx,
     settingAt: (agentId, path) => {
       const raw = isTable(agents) ? agents[agentId] : undefined;
-      const { line, col } = locator.locate(['agents', agentId, ...tomlSettingPath(path, raw)], 'value');
-      return `${SVC_TOML}:${line}:${col}`;
+      const tomlPath = ['agents', agentId, ...tomlSettingPath(path, raw)];
+      const { line, col } = locator.locate(tomlPath, 'value');
+      return { file: SVC_TOML, line, col, key: renderPath(tomlPath) };
     },
   };
   if (!isTable(agents)) {

@@ -20,10 +20,18 @@ export interface Project {
   /** Accepted but likely not meant, each at its line: `svc apply` prints them before the plan. */
   warnings: ProjectProblem[];
   /**
-   * `svc.toml:line:col` of an agent's setting, by its path in core's names (`mcpServers`,
-   * `github`, `url`): where a refusal the server reports is to be fixed.
+   * Where an agent's setting is written, by its path in core's names (`mcpServers`, `github`,
+   * `url`): where a refusal the server reports is to be fixed.
    */
-  settingAt: (agentId: string, path: readonly (string | number)[]) => string;
+  settingAt: (agentId: string, path: readonly (string | number)[]) => SettingPosition;
+}
+
+export interface SettingPosition {
+  file: string;
+  line: number;
+  col: number;
+  /** The key as written: `agents.support.skills.mcp.files.command`. */
+  key: string;
 }
 
 export interface ProjectAgent {
