@@ -107,9 +107,9 @@ describe('platform config', () => {
       'config.botToken':
         'is not a key of a team_chat platform (Slack Events API): write it as "bot_token" (svc\'s config keys are snake_case)',
     });
-    expect(Object.keys(issues({ type: 'messenger', config: { bot_token: '$T', secretToken: '$S' } }))).toEqual([
-      'config.secretToken',
-    ]);
+    expect(
+      Object.keys(issues({ type: 'messenger', config: { bot_token: '$T', secretToken: '$S' } })),
+    ).toEqual(['config.secretToken']);
     const whatsapp = {
       flavor: 'whatsapp',
       accessToken: '$A',

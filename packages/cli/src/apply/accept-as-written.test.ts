@@ -23,7 +23,12 @@ afterAll(() => proxy.close());
 const ENV = { S: 'secret-value', B: 'bot-value' };
 
 async function apply(dir: string, flags: Partial<ApplyFlags>, bearer = token) {
-  return applyInProcess(dir, flags, { SVC_API_TOKEN: bearer, SVC_URL: proxy.url, XDG_CONFIG_HOME: dir, ...ENV });
+  return applyInProcess(dir, flags, {
+    SVC_API_TOKEN: bearer,
+    SVC_URL: proxy.url,
+    XDG_CONFIG_HOME: dir,
+    ...ENV,
+  });
 }
 
 const REFUSED = dedent(`
@@ -58,7 +63,9 @@ describe("the server's setting refusals, at plan time", () => {
     expect(lines[1]).toMatch(
       /^svc\.toml:12:11: agents\.support\.skills\.mcp\.files\.command: this server runs no stdio MCP servers \(SVC_MCP_COMMANDS is unset\): set SVC_MCP_COMMANDS=npx/,
     );
-    expect(lines[2]).toMatch(/^svc\.toml:16:7: agents\.support\.skills\.mcp\.local\.url: 192\.168\.1\.20 is a private address/);
+    expect(lines[2]).toMatch(
+      /^svc\.toml:16:7: agents\.support\.skills\.mcp\.local\.url: 192\.168\.1\.20 is a private address/,
+    );
     expect(lines.slice(3)).toEqual(['svc apply: fix the 3 problems above; nothing was changed']);
     // No plan was shown, nothing was written: not even the agent that had no problem.
     expect(run.out).toBe('');

@@ -344,7 +344,9 @@ describe('svc apply: the manifest of what the project declares', () => {
     proxy.failWriteAt(0);
     expect(changed.code, changed.err).toBe(0);
     expect(changed.out).toMatch(/Applied 1 change to org default\./);
-    expect(changed.err).toMatch(/^svc\.toml:10:1: warning: .*\nsvc apply: warning: the changes were applied, but recording/);
+    expect(changed.err).toMatch(
+      /^svc\.toml:10:1: warning: .*\nsvc apply: warning: the changes were applied, but recording/,
+    );
     const { agent } = (await server.call('GET', '/api/default/agents/support?include=config')).body;
     expect(agent.config['SOUL.md']).toBe('Be patient.\n');
   });

@@ -32,7 +32,10 @@ export async function checkSettings(
   const checks = rows
     .filter((row) => row.kind === 'settings' && row.request)
     .flatMap((row) =>
-      withinBodyLimit(row.request as NonNullable<PlanRow['request']>).map((part) => ({ agentId: row.id, part })),
+      withinBodyLimit(row.request as NonNullable<PlanRow['request']>).map((part) => ({
+        agentId: row.id,
+        part,
+      })),
     );
   const result: SettingsCheck = { refusals: [] };
   for (let i = 0; i < checks.length; i += concurrency) {

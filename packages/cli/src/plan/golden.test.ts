@@ -342,7 +342,6 @@ async function expectGolden(name: string, actual: string): Promise<void> {
   expect(actual, `golden/${name} (UPDATE_GOLDEN=1 rewrites it)`).toBe(expected);
 }
 
-
 /**
  * `channel` is a platform config key no protocol reads: kept as written, with a warning per
  * platform on stderr. Nothing else may be on stderr.

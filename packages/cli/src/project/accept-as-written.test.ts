@@ -242,18 +242,20 @@ describe('platform config keys', () => {
       `is not a key of a ${type}: write it as "${key}" (svc's config keys are snake_case)`;
     const slack = 'team_chat platform (Slack Events API)';
     const whatsapp = 'messenger platform with flavor "whatsapp" (WhatsApp Cloud API)';
-    expect(lines(await problemsOf({ 'svc.toml': toml }, { ...SLACK_ENV, ...WA_ENV }))).toEqual([
-      `svc.toml:4:12: agents.a.platforms[0].config.botToken: ${rule(slack, 'bot_token')}`,
-      `svc.toml:5:17: agents.a.platforms[0].config.signingSecret: ${rule(slack, 'signing_secret')}`,
-      `svc.toml:11:15: agents.a.platforms[1].config.secretToken: ${rule('messenger platform (Telegram Bot API)', 'secret_token')}`,
-      `svc.toml:16:15: agents.a.platforms[2].config.accessToken: ${rule(whatsapp, 'access_token')}`,
-      `svc.toml:17:13: agents.a.platforms[2].config.appSecret: ${rule(whatsapp, 'app_secret')}`,
-      `svc.toml:18:15: agents.a.platforms[2].config.verifyToken: ${rule(whatsapp, 'verify_token')}`,
-      `svc.toml:19:17: agents.a.platforms[2].config.phoneNumberId: ${rule(whatsapp, 'phone_number_id')}`,
-      // Three messengers once their types are read: the naming rule still runs in the same pass.
-      'svc.toml:7:1: agent "a" has 2 platforms of type "messenger": each needs a "name" (the stable ID, and so the webhook URL, is {agent}-{type}-{name})',
-      'svc.toml:13:1: agent "a" has 2 platforms of type "messenger": each needs a "name" (the stable ID, and so the webhook URL, is {agent}-{type}-{name})',
-    ].sort(byLine));
+    expect(lines(await problemsOf({ 'svc.toml': toml }, { ...SLACK_ENV, ...WA_ENV }))).toEqual(
+      [
+        `svc.toml:4:12: agents.a.platforms[0].config.botToken: ${rule(slack, 'bot_token')}`,
+        `svc.toml:5:17: agents.a.platforms[0].config.signingSecret: ${rule(slack, 'signing_secret')}`,
+        `svc.toml:11:15: agents.a.platforms[1].config.secretToken: ${rule('messenger platform (Telegram Bot API)', 'secret_token')}`,
+        `svc.toml:16:15: agents.a.platforms[2].config.accessToken: ${rule(whatsapp, 'access_token')}`,
+        `svc.toml:17:13: agents.a.platforms[2].config.appSecret: ${rule(whatsapp, 'app_secret')}`,
+        `svc.toml:18:15: agents.a.platforms[2].config.verifyToken: ${rule(whatsapp, 'verify_token')}`,
+        `svc.toml:19:17: agents.a.platforms[2].config.phoneNumberId: ${rule(whatsapp, 'phone_number_id')}`,
+        // Three messengers once their types are read: the naming rule still runs in the same pass.
+        'svc.toml:7:1: agent "a" has 2 platforms of type "messenger": each needs a "name" (the stable ID, and so the webhook URL, is {agent}-{type}-{name})',
+        'svc.toml:13:1: agent "a" has 2 platforms of type "messenger": each needs a "name" (the stable ID, and so the webhook URL, is {agent}-{type}-{name})',
+      ].sort(byLine),
+    );
   });
 
   it('keeps a key no protocol reads, with a warning at its line naming the key it resembles', async () => {

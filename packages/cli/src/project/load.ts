@@ -195,4 +195,3 @@ async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Prom
   await Promise.all(workers);
   return results;
 }
-

@@ -29,7 +29,10 @@ export interface LocatedPlatform extends ProjectPlatform {
  * type it speaks, with the messenger's flavor. The stable ID is built from the svc type, so a
  * project written either way is one server state.
  */
-export const PLATFORM_TYPE_ALIASES: Record<string, { type: (typeof PLATFORM_TYPES)[number]; flavor?: string }> = {
+export const PLATFORM_TYPE_ALIASES: Record<
+  string,
+  { type: (typeof PLATFORM_TYPES)[number]; flavor?: string }
+> = {
   slack: { type: 'team_chat' },
   telegram: { type: 'messenger', flavor: 'telegram' },
   whatsapp: { type: 'messenger', flavor: 'whatsapp' },
@@ -102,8 +105,11 @@ function reportKeyedTables(
   const list = renderPath(at(['platforms']));
   for (const [key, table] of Object.entries(value)) {
     const known = key in PLATFORM_TYPE_ALIASES || (PLATFORM_TYPES as readonly string[]).includes(key);
-    const holdsConfig = isTable(table) && Object.keys(table).some((k) => !['name', 'config', 'type'].includes(k));
-    const type = known ? `type = "${key}"` : `type = "team_chat", "messenger", "slack", "telegram" or "whatsapp"`;
+    const holdsConfig =
+      isTable(table) && Object.keys(table).some((k) => !['name', 'config', 'type'].includes(k));
+    const type = known
+      ? `type = "${key}"`
+      : `type = "team_chat", "messenger", "slack", "telegram" or "whatsapp"`;
     report(
       ctx,
       at(['platforms', key]),
@@ -124,13 +130,7 @@ export function readPlatforms(
     reportKeyedTables(ctx, at, value);
     return null;
   }
-  const entries = arrayOfTables(
-    ctx,
-    at,
-    'platforms',
-    value,
-    TYPES_HINT,
-  );
+  const entries = arrayOfTables(ctx, at, 'platforms', value, TYPES_HINT);
   if (!entries) return null;
   const out: LocatedPlatform[] = [];
   let ok = true;

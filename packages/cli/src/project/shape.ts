@@ -172,7 +172,8 @@ export function tomlPathOf(
       written = isTable(written) && entry ? written[entry[0]] : undefined;
       continue;
     }
-    written = isTable(written) || Array.isArray(written) ? (written as Record<string, unknown>)[seg] : undefined;
+    written =
+      isTable(written) || Array.isArray(written) ? (written as Record<string, unknown>)[seg] : undefined;
     if (current.kind === 'map') {
       out.push(seg);
       current = current.value;

@@ -56,7 +56,9 @@ describe('POST /api/:org/agents/:id/config/check', () => {
   });
 
   it('refuses a body no server takes with 400, as the write does', async () => {
-    const res = await locked.call('POST', CHECK('support'), { body: { mcpServers: { x: { url: 'file:///etc' } } } });
+    const res = await locked.call('POST', CHECK('support'), {
+      body: { mcpServers: { x: { url: 'file:///etc' } } },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_failed');
   });
