@@ -172,6 +172,22 @@ describe('platform types as the chat apps are called', () => {
     ]);
   });
 
+  it('names the types it reads for one it does not, with the one meant when only the case differs', async () => {
+    const problems = async (type: string) =>
+      lines(await problemsOf({ 'svc.toml': `[[agents.a.platforms]]\ntype = "${type}"\n` }));
+    const known =
+      'is not a platform type: team_chat (Slack), messenger (Telegram; WhatsApp with flavor = "whatsapp"), or the apps\' names slack, telegram, whatsapp';
+    expect(await problems('Slack')).toEqual([
+      `svc.toml:2:8: agents.a.platforms[0].type: "Slack" ${known} (did you mean "slack"?)`,
+    ]);
+    expect(await problems('team-chat')).toEqual([
+      `svc.toml:2:8: agents.a.platforms[0].type: "team-chat" ${known} (did you mean "team_chat"?)`,
+    ]);
+    expect(await problems('discord')).toEqual([
+      `svc.toml:2:8: agents.a.platforms[0].type: "discord" ${known}`,
+    ]);
+  });
+
   it('refuses a flavor that contradicts the alias, at the flavor', async () => {
     const toml = dedent(`
       [[agents.a.platforms]]

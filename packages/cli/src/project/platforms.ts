@@ -47,7 +47,20 @@ const TYPES_HINT = `with type = ${PLATFORM_TYPES.map((t) => `"${t}"`).join(' or 
 function canonicalType(ctx: Context, path: TomlPath, entry: unknown): unknown {
   if (!isTable(entry) || typeof entry.type !== 'string') return entry;
   const alias = PLATFORM_TYPE_ALIASES[entry.type];
-  if (!alias) return entry;
+  if (!alias) {
+    if ((PLATFORM_TYPES as readonly string[]).includes(entry.type)) return entry;
+    const names = [...PLATFORM_TYPES, ...Object.keys(PLATFORM_TYPE_ALIASES)];
+    const loose = (s: string) => s.toLowerCase().replace(/[_\s-]/g, '');
+    const meant = names.find((n) => loose(n) === loose(entry.type as string));
+    report(
+      ctx,
+      [...path, 'type'],
+      'value',
+      `${renderPath([...path, 'type'])}: "${entry.type}" is not a platform type: team_chat (Slack), messenger (Telegram; WhatsApp with flavor = "whatsapp"), or the apps' names slack, telegram, whatsapp`,
+      meant ? `did you mean "${meant}"?` : undefined,
+    );
+    return null;
+  }
   const config = isTable(entry.config) ? entry.config : entry.config === undefined ? {} : null;
   if (config === null) return { ...entry, type: alias.type }; // not a table: the schema says so
   const flavor = config.flavor;
