@@ -55,6 +55,15 @@ describe('POST /api/:org/agents/:id/config/check', () => {
     expect(denied.status).toBe(403);
   });
 
+  it('is in the OpenAPI document, described and tagged', async () => {
+    const doc = (await locked.call('GET', '/openapi.json', { token: null })).body;
+    const operation = doc.paths['/api/{org}/agents/{id}/config/check'].post;
+    expect(operation).toMatchObject({ operationId: 'checkAgentSettings', tags: ['agents'] });
+    expect(operation.summary).toMatch(/writing nothing/);
+    expect(operation.description).toMatch(/setting_refused/);
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '403', '422']));
+  });
+
   it('refuses a body no server takes with 400, as the write does', async () => {
     const res = await locked.call('POST', CHECK('support'), {
       body: { mcpServers: { x: { url: 'file:///etc' } } },
