@@ -162,10 +162,12 @@ describe('review: --only memory', () => {
 });
 
 describe('review: errors with file:line', () => {
-  it('a memory bundle path that is a folder is reported at its svc.toml line, not as a raw EISDIR', async () => {
+  // A folder in memory.models stands for its bundles (issue 21); one named *.yaml inside is not read.
+  it('a memory bundle path that is a folder is read as its bundles, never as a raw EISDIR', async () => {
     const dir = await writeProject({
       'svc.toml': '[memory]\nmodels = ["models"]\n',
-      'models/core.yaml': 'version: 2\n',
+      'models/core.yaml': 'version: 3\n',
+      'models/nested.yaml/inner.yaml': 'version: 2\n',
     });
     const before = proxy.requests.length;
     const run = await apply(dir, { yes: true }).catch((error: Error) => ({
@@ -173,7 +175,8 @@ describe('review: errors with file:line', () => {
       out: '',
       err: `threw: ${error.message}`,
     }));
-    expect(run.err).toMatch(/^svc\.toml:2:\d+: /m);
+    expect(run.err).toMatch(/^models\/core\.yaml:1:\d+: version must be 2 \(got 3\)/m);
+    expect(run.err).not.toMatch(/EISDIR|nested/);
     expect(run.code).toBe(1);
     expect(proxy.requests.length).toBe(before);
   });

@@ -10,14 +10,18 @@ export interface RecordedRequest {
 export interface RecordingProxy {
   url: string;
   requests: RecordedRequest[];
-  /** Requests that change something: every method but GET, except the schema `list` operation. */
+  /**
+   * Requests that change something: every method but GET, except the schema `list` operation and
+   * the settings check (`POST .../config/check`, which writes nothing).
+   */
   writes(): RecordedRequest[];
   /** Makes the Nth write from now answer 500 with a problem; 0 turns it off. */
   failWriteAt(n: number): void;
   close(): Promise<void>;
 }
 
-const isWrite = (r: RecordedRequest) => r.method !== 'GET' && !/"action":"list"/.test(r.body);
+const isWrite = (r: RecordedRequest) =>
+  r.method !== 'GET' && !/"action":"list"/.test(r.body) && !/\/config\/check(\?|$)/.test(r.url);
 
 /** A real HTTP server in front of svc: it records every request the CLI sends, and can fail one. */
 export async function startRecordingProxy(target: string): Promise<RecordingProxy> {

@@ -99,6 +99,38 @@ describe('platform config', () => {
     expect(platformConfigIssues('messenger', WHATSAPP)).toEqual([]);
   });
 
+  it('refuses a key it reads written in another case style, once, naming the key meant', () => {
+    const slack = { signingSecret: '$SLACK_SIGNING_SECRET', botToken: '$SLACK_BOT_TOKEN' };
+    expect(issues({ type: 'team_chat', config: slack })).toEqual({
+      'config.signingSecret':
+        'is not a key of a team_chat platform (Slack Events API): write it as "signing_secret" (svc\'s config keys are snake_case)',
+      'config.botToken':
+        'is not a key of a team_chat platform (Slack Events API): write it as "bot_token" (svc\'s config keys are snake_case)',
+    });
+    expect(
+      Object.keys(issues({ type: 'messenger', config: { bot_token: '$T', secretToken: '$S' } })),
+    ).toEqual(['config.secretToken']);
+    const whatsapp = {
+      flavor: 'whatsapp',
+      accessToken: '$A',
+      appSecret: '$B',
+      verifyToken: '$C',
+      phoneNumberId: '1065',
+    };
+    expect(Object.keys(issues({ type: 'messenger', config: whatsapp })).sort()).toEqual([
+      'config.accessToken',
+      'config.appSecret',
+      'config.phoneNumberId',
+      'config.verifyToken',
+    ]);
+    // Both spellings: the right one is kept, the other is still a mistake.
+    expect(Object.keys(issues({ type: 'team_chat', config: { ...SLACK, 'Bot-Token': '$X' } }))).toEqual([
+      'config.Bot-Token',
+    ]);
+    // A key of another protocol is not a lookalike: it is kept, as keys a protocol does not read are.
+    expect(issues({ type: 'team_chat', config: { ...SLACK, secret_token: '$X' } })).toEqual({});
+  });
+
   it('reports the config keys alongside other problems of the body', () => {
     expect(issues({ type: 'team_chat', nmae: 'x' })).toMatchObject({
       '': 'Unrecognized key: "nmae"',

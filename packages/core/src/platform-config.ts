@@ -2,7 +2,8 @@
  * The keys each chat platform reads from its `config` (DESIGN.md section 9). A `messenger` speaks
  * the Telegram Bot API unless `flavor = "whatsapp"`. Keys not listed here are kept as written: a
  * protocol may read more later (an API base URL, a Slack app token), and refusing them now would
- * break projects written for that version.
+ * break projects written for that version. A listed key in another case style (`botToken`) is
+ * refused, naming the key meant: that is a mistake, not a key of a later version.
  */
 import { isSecretReference } from './secrets.js';
 
@@ -50,6 +51,31 @@ export function platformProtocol(type: string, config: Record<string, unknown>):
   return flavor === 'whatsapp' ? 'whatsapp' : null;
 }
 
+/** The keys a platform's protocol reads from its config (`flavor` included for a messenger). */
+export function platformConfigKeys(type: string, config: Record<string, unknown>): string[] {
+  const protocol = platformProtocol(type, config);
+  const keys = protocol === null ? [] : PLATFORM_PROTOCOLS[protocol].keys.map((k) => k.key);
+  return type === 'messenger' ? [...keys, 'flavor'] : keys;
+}
+
+const loose = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
+
+/**
+ * Keys written in another case style than a key the protocol reads (`botToken`, `Bot-Token` for
+ * `bot_token`), each with the key meant. Kept as written, such a key would be stored and never
+ * read, and the platform would fail at its first message instead of at the write.
+ */
+export function platformConfigLookalikes(type: string, config: Record<string, unknown>): Map<string, string> {
+  const known = platformConfigKeys(type, config);
+  const out = new Map<string, string>();
+  for (const written of Object.keys(config)) {
+    if (known.includes(written)) continue;
+    const meant = known.find((k) => loose(k) === loose(written));
+    if (meant) out.set(written, meant);
+  }
+  return out;
+}
+
 export interface PlatformConfigIssue {
   /** The key inside `config`. */
   key: string;
@@ -78,8 +104,18 @@ export function platformConfigIssues(type: string, config: Record<string, unknow
     return [{ key: 'flavor', message: 'must be "telegram" (the default when absent) or "whatsapp"' }];
   }
   const { title, keys } = PLATFORM_PROTOCOLS[protocol];
+  const lookalikes = platformConfigLookalikes(type, config);
+  for (const [written, meant] of lookalikes) {
+    issues.push({
+      key: written,
+      message: `is not a key of a ${title}: write it as "${meant}" (svc's config keys are snake_case)`,
+    });
+  }
+  const meantByLookalike = new Set(lookalikes.values());
   for (const { key: name, secret, variable } of keys) {
     const value = config[name];
+    // `botToken` written for `bot_token`: one problem, at the key as written, not a second one here.
+    if (value === undefined && meantByLookalike.has(name)) continue;
     if (value === undefined) {
       issues.push({
         key: name,

@@ -130,7 +130,8 @@ export const platformPutFieldsSchema = z.strictObject({
       'What the platform reads. team_chat (Slack Events API): signing_secret, bot_token. messenger ' +
       '(Telegram Bot API): bot_token, secret_token. messenger with flavor = "whatsapp" (WhatsApp Cloud ' +
       'API): access_token, app_secret, verify_token, phone_number_id. Each of these but phone_number_id ' +
-      'must be a secret reference ($NAME or ${NAME}); other keys are kept as written.',
+      'must be a secret reference ($NAME or ${NAME}). One of these keys in another case style (botToken) ' +
+      'is refused, naming the key meant; other keys are kept as written.',
   }),
 });
 

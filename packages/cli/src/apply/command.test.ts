@@ -35,6 +35,10 @@ const SVC_TOML = dedent(`
   [memory]
   models = ["models/core.yaml"]
 `);
+/** `channel` is a key no protocol reads: kept, and warned about on every run (stderr). */
+const CHANNEL_WARNING =
+  'svc.toml:10:1: warning: agents.support.platforms[0].config.channel: "channel" is not read by a team_chat platform (Slack Events API); it is kept as written (the keys it reads: signing_secret, bot_token)';
+
 /** A complete messenger config (Telegram); its variables are unset, which is one more problem. */
 const TELEGRAM = 'config = { bot_token = "$TG_TOKEN", secret_token = "$TG_SECRET" }\n';
 
@@ -172,6 +176,7 @@ describe('svc apply', () => {
     const run = await apply(dir, { yes: true }, { SLACK_TOKEN: '' });
     expect(run.code).toBe(1);
     expect(run.err.split('\n')).toEqual([
+      CHANNEL_WARNING,
       'svc.toml:9:13: environment variable SLACK_TOKEN is empty (referenced by agents.support.platforms[0].config.bot_token), ' +
         'and org default has no secret SLACK_TOKEN either (store it in the org: svc secrets set SLACK_TOKEN --org default, or set it here)',
       'svc.toml:24:13: environment variable TG_TOKEN is not set (referenced by agents.ops.platforms[0].config.bot_token), ' +
@@ -297,7 +302,7 @@ describe('svc apply: the manifest of what the project declares', () => {
 
     const applied = await apply(dir, { yes: true });
     expect(applied.code, applied.err).toBe(0);
-    expect(applied.err).toBe('');
+    expect(applied.err).toBe(CHANNEL_WARNING);
     const after = await manifest();
     // What the plan called drift is exactly what the manifest no longer declares.
     expect(after.agents).toEqual(['support']);
@@ -327,6 +332,7 @@ describe('svc apply: the manifest of what the project declares', () => {
     expect(noop.code, noop.err).toBe(0);
     expect(noop.out).toMatch(/Nothing to apply/);
     expect(noop.err.split('\n')).toEqual([
+      CHANNEL_WARNING,
       'svc apply: warning: the changes were applied, but recording what the project declares failed: disk full (internal_error)',
       '  until it is recorded, the console cannot tell what svc apply manages from drift; run svc apply again to record it',
     ]);
@@ -338,7 +344,9 @@ describe('svc apply: the manifest of what the project declares', () => {
     proxy.failWriteAt(0);
     expect(changed.code, changed.err).toBe(0);
     expect(changed.out).toMatch(/Applied 1 change to org default\./);
-    expect(changed.err).toMatch(/^svc apply: warning: the changes were applied, but recording/);
+    expect(changed.err).toMatch(
+      /^svc\.toml:10:1: warning: .*\nsvc apply: warning: the changes were applied, but recording/,
+    );
     const { agent } = (await server.call('GET', '/api/default/agents/support?include=config')).body;
     expect(agent.config['SOUL.md']).toBe('Be patient.\n');
   });

@@ -5,6 +5,7 @@ import { readServerState } from '../plan/state.js';
 import type { DesiredState, Plan, PlanRow } from '../plan/types.js';
 import {
   formatProblem,
+  formatWarning,
   loadProject,
   type Project,
   ProjectError,
@@ -19,6 +20,7 @@ import { resolveSession } from '../session/resolve.js';
 import { describeFailure, executePlan, type RowResult } from './execute.js';
 import { projectManifest, recordManifest } from './manifest.js';
 import { checkAgainstOrgSecrets } from './org-secrets.js';
+import { checkSettings } from './settings-check.js';
 import { type PlatformAnswer, webhookInstructions } from './webhooks.js';
 
 export interface ApplyFlags {
@@ -111,11 +113,11 @@ async function load(
 ): Promise<{ project: Project; unset: ProjectProblem[] } | null> {
   try {
     // Files and variables first: nothing reaches the network while the project is wrong.
-    return {
-      project: await loadProject(dir, io.env, { requireSecrets: !flags.allowUnsetSecrets }),
-      unset: [],
-    };
+    const project = await loadProject(dir, io.env, { requireSecrets: !flags.allowUnsetSecrets });
+    for (const warning of project.warnings) io.err(formatWarning(warning));
+    return { project, unset: [] };
   } catch (error) {
+    if (error instanceof ProjectError) for (const warning of error.warnings) io.err(formatWarning(warning));
     if (error instanceof UnsetVariablesError) return { project: error.project, unset: error.problems };
     if (!(error instanceof ProjectError)) throw error;
     reportProblems(error.problems, 'nothing was sent', io);
@@ -156,6 +158,17 @@ export async function applyCommand(flags: ApplyFlags, io: ApplyIo): Promise<numb
   const record = () => recordManifest(client, session.org, projectManifest(desired, dir), io.err);
   const counts = summary(plan);
   const pending = counts.create + counts.update;
+  // The server's policy refusals before the plan is shown: a plan it would stop half-way is no plan.
+  const check = await onOrg(client, session.org, () =>
+    checkSettings(plan.rows, project, client, flags.concurrency),
+  );
+  if (check.refusals.length > 0) {
+    reportProblems(check.refusals, 'nothing was changed', io);
+    return EXIT.error;
+  }
+  if (check.unchecked) {
+    io.err(`warning: the settings were not checked against the server's policy (${check.unchecked})`);
+  }
 
   if (fromOrg.length > 0) {
     say(

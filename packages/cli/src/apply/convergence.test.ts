@@ -278,14 +278,17 @@ const PLAN_READS = { 'GET /api/:org/agents': 1, [SCHEMA_ROUTE]: 1 };
 /** What a successful apply sends last, whatever it changed: the ids the project declares. */
 const MANIFEST_ROUTE = 'PUT /api/:org/apply-manifest';
 
+/** The settings check a plan sends for each agent whose settings change: a POST that writes nothing. */
+const CHECK_ROUTE = 'POST /api/:org/agents/:id/config/check';
+
 /**
  * Writes of resources the server received: its non-GET requests, less the schema `list` that every
- * plan sends and the manifest's PUT (counted on its own). The `list` is a POST on the same route as
- * the schema upserts, so /metrics alone cannot tell them apart; each plan sends exactly one
- * (asserted below as PLAN_READS).
+ * plan sends, the settings checks and the manifest's PUT (counted on its own). The `list` is a POST
+ * on the same route as the schema upserts, so /metrics alone cannot tell them apart; each plan
+ * sends exactly one (asserted below as PLAN_READS).
  */
 const serverWrites = (delta: Record<string, number>, plans: number) =>
-  nonGet(delta) - plans - (delta[MANIFEST_ROUTE] ?? 0);
+  nonGet(delta) - plans - (delta[MANIFEST_ROUTE] ?? 0) - (delta[CHECK_ROUTE] ?? 0);
 
 // ---- an org holding the base project ----------------------------------------------------------
 
@@ -1059,7 +1062,8 @@ describe('svc apply through the real process', () => {
     expect(child.output()).toMatch(/--yes/);
     expect(child.output()).toMatch(/\+ create\s+support-/);
     const delta = since(before, await serverRequests());
-    expect(delta).toEqual(PLAN_READS);
+    // The plan's reads, and the check of the settings it would write (one agent has any).
+    expect(delta).toEqual({ ...PLAN_READS, [CHECK_ROUTE]: 1 });
     expect(serverWrites(delta, 1)).toBe(0);
     expect((await server.call('GET', `/api/${ids.org}/agents/${ids.support}`)).status).toBe(404);
   });

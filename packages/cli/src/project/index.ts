@@ -1,6 +1,7 @@
 export { loadProject, TEXT_SETTINGS } from './load.js';
 export {
   formatProblem,
+  formatWarning,
   ProjectError,
   type ProjectProblem,
   sortProblems,

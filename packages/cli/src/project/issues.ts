@@ -37,6 +37,8 @@ export interface Context {
   syntax: 'toml' | 'yaml';
   locate: Locate;
   problems: ProjectProblem[];
+  /** What is accepted but likely not meant (a platform config key no protocol reads). */
+  warnings?: ProjectProblem[];
 }
 
 export function report(

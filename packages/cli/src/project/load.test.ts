@@ -238,6 +238,8 @@ const EXPECTED: Project = {
     { variable: 'FILES_TOKEN', file: 'svc.toml', line: 29 },
   ],
   watcherAgentAt: { 'daily-digest': 'models/ops.yml:7:12' },
+  warnings: [],
+  settingAt: expect.any(Function),
 };
 
 describe('loadProject: a valid project', () => {
@@ -266,6 +268,8 @@ describe('loadProject: a valid project', () => {
       watchers: [],
       secretRefs: [],
       watcherAgentAt: {},
+      warnings: [],
+      settingAt: expect.any(Function),
     });
   });
 });

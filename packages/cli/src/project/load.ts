@@ -1,9 +1,11 @@
 /** `loadProject`: the files of a project (svc.toml, agent folders, memory bundles) as desired state. */
 
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { type AgentConfig, MARKDOWN_MAX_CHARS, settingSchemas } from '@svc/core';
-import { checkBundles, emptyBundles, readBundle, watcherAgentPositions } from './bundles.js';
+import { readBundles } from './bundle-files.js';
+import { checkBundles, watcherAgentPositions } from './bundles.js';
+import { displayPath, isDirectory, readReported, readText } from './files.js';
 import { renderPath, report, unstorableText } from './issues.js';
 import { describeOutside, OUTSIDE_HINT, outsideProject, type ProjectRoot, projectRoot } from './paths.js';
 import { ProjectError, type ProjectProblem, sortProblems, UnsetVariablesError } from './problems.js';
@@ -25,13 +27,14 @@ export async function loadProject(
   options: { requireSecrets?: boolean } = {},
 ): Promise<Project> {
   const problems: ProjectProblem[] = [];
+  const warnings: ProjectProblem[] = [];
   const source = await readText(join(dir, SVC_TOML));
   if (source === null) {
     throw new ProjectError([
       { file: SVC_TOML, line: 1, col: 1, message: `no ${SVC_TOML} in ${resolve(dir)}` },
     ]);
   }
-  const toml = readSvcToml(source, problems);
+  const toml = readSvcToml(source, problems, warnings);
   const root = await projectRoot(dir);
 
   const agents: ProjectAgent[] = [];
@@ -40,24 +43,7 @@ export async function loadProject(
     const text = texts[i];
     if (text && agent.valid) agents.push(toProjectAgent(agent, text));
   });
-  const bundles = emptyBundles();
-  for (const model of toml.models) {
-    const outside = await outsideProject(root, resolve(dir, model.file));
-    if (outside) {
-      const message = `memory bundle "${model.file}" ${describeOutside(outside)}`;
-      report(toml.ctx, model.path, 'value', message, OUTSIDE_HINT);
-      continue;
-    }
-    let unreadable = false;
-    const bundleSource = await readReported(resolve(dir, model.file), (message) => {
-      unreadable = true;
-      report(toml.ctx, model.path, 'value', `memory bundle "${model.file}" ${message}`);
-    });
-    if (unreadable) continue;
-    if (bundleSource === null)
-      report(toml.ctx, model.path, 'value', `memory bundle "${model.file}" not found`);
-    else readBundle(displayPath(dir, resolve(dir, model.file)), bundleSource, problems, bundles);
-  }
+  const bundles = await readBundles(root, toml, problems);
   const platforms = new Map(
     toml.agents.filter((a) => a.valid).map((a) => [a.agentId, a.platforms.map((p) => p.stableId)]),
   );
@@ -71,12 +57,14 @@ export async function loadProject(
     watchers: bundles.watchers.map((e) => e.item),
     secretRefs: toml.secrets.map(({ variable, line }) => ({ variable, file: SVC_TOML, line })),
     watcherAgentAt: watcherAgentPositions(bundles),
+    warnings: sortProblems(warnings),
+    settingAt: toml.settingAt,
   };
   if (problems.length === 0) return project;
   const sorted = sortProblems(problems);
   throw sorted.every((p) => p.variable !== undefined)
     ? new UnsetVariablesError(sorted, project)
-    : new ProjectError(sorted);
+    : new ProjectError(sorted, project.warnings);
 }
 
 type TextSettings = Pick<AgentConfig, (typeof TEXT_SETTINGS)[number]>;
@@ -206,45 +194,4 @@ async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Prom
   });
   await Promise.all(workers);
   return results;
-}
-
-/** A file that exists but cannot be read (a folder, no permission): reported where it is named. */
-export class UnreadableError extends Error {
-  constructor(readonly code: string) {
-    super(code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code})`);
-  }
-}
-
-async function readText(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    if (code === 'ENOENT') return null;
-    throw new UnreadableError(code);
-  }
-}
-
-/** `readText`, with an unreadable file added to `problems` (and answered as null). */
-async function readReported(file: string, onError: (message: string) => void): Promise<string | null> {
-  try {
-    return await readText(file);
-  } catch (error) {
-    if (!(error instanceof UnreadableError)) throw error;
-    onError(error.message);
-    return null;
-  }
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** Relative to the project, with `/`, as authors write paths in svc.toml. */
-function displayPath(dir: string, file: string): string {
-  return relative(resolve(dir), file).split(sep).join('/');
 }

@@ -19,8 +19,17 @@ export function formatProblem(p: ProjectProblem): string {
   return `${p.file}:${p.line}:${p.col}: ${p.message}${p.hint ? ` (${p.hint})` : ''}`;
 }
 
+/** A warning's line: the problem's, with `warning:` before the message. */
+export function formatWarning(p: ProjectProblem): string {
+  return formatProblem({ ...p, message: `warning: ${p.message}` });
+}
+
 export class ProjectError extends Error {
-  constructor(readonly problems: ProjectProblem[]) {
+  constructor(
+    readonly problems: ProjectProblem[],
+    /** Found alongside the problems; shown with them, since fixing those will not make these go. */
+    readonly warnings: ProjectProblem[] = [],
+  ) {
     super(
       `the project has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${formatProblems(problems)}`,
     );
@@ -42,7 +51,7 @@ export class UnsetVariablesError extends ProjectError {
     problems: ProjectProblem[],
     readonly project: Project,
   ) {
-    super(problems);
+    super(problems, project.warnings);
     this.name = 'UnsetVariablesError';
   }
 }

@@ -65,7 +65,8 @@ describe('golden messages for real-world project files', () => {
         'svc.toml:5:13: environment variable SLACK_BOT_TOKEN is not set (referenced by agents.support.platforms.slack.bot_token)',
       ],
       after: [
-        'svc.toml:4:1: agents.support.platforms must be an array of tables: [[agents.support.platforms]] (write each one as its own [[agents.support.platforms]] table, with type = "team_chat" or "messenger" and its settings in config)',
+        // Named at its own header, with the entry it becomes: the type as written is an alias svc reads.
+        'svc.toml:4:1: [agents.support.platforms.slack]: each platform is an entry of the array of tables [[agents.support.platforms]] (did you mean [[agents.support.platforms]] with type = "slack", and these keys under [agents.support.platforms.config]?)',
         'svc.toml:5:13: environment variable SLACK_BOT_TOKEN is not set (referenced by agents.support.platforms.slack.bot_token)',
       ],
     },

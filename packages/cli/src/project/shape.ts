@@ -18,22 +18,38 @@ export interface Field {
   /** The key's name on the core side, when it differs from the TOML key. */
   as?: string;
   shape: Shape;
+  /** Set on another spelling of a key (`allowed` for `allowed_domains`): the key it stands for. */
+  aliasOf?: string;
 }
 
 const leaf: Shape = { kind: 'leaf' };
 const list = (item: Shape = leaf): Shape => ({ kind: 'list', item });
 const map = (value: Shape): Shape => ({ kind: 'map', value });
+/** Another spelling of a key declared before it in the same table. */
+const alias = (key: string) => ({ aliasOf: key });
+type FieldSpec = string | Shape | [string, Shape] | { aliasOf: string } | null;
+
 /** A table: each entry is a TOML key, its core name (or the same name), and its shape (or a value). */
-function table(fields: Record<string, string | Shape | [string, Shape] | null>): Shape {
+function table(fields: Record<string, FieldSpec>): Shape {
   const out: Record<string, Field> = {};
   for (const [key, spec] of Object.entries(fields)) {
     if (spec === null) out[key] = { shape: leaf };
     else if (typeof spec === 'string') out[key] = { as: spec, shape: leaf };
     else if (Array.isArray(spec)) out[key] = { as: spec[0], shape: spec[1] };
-    else out[key] = { shape: spec };
+    else if ('aliasOf' in spec) {
+      const target = out[spec.aliasOf];
+      if (!target) throw new Error(`alias ${key} of undeclared key ${spec.aliasOf}`);
+      out[key] = { as: target.as ?? spec.aliasOf, shape: target.shape, aliasOf: spec.aliasOf };
+    } else out[key] = { shape: spec };
   }
   return { kind: 'table', fields: out };
 }
+
+/** The keys a table documents, for "did you mean": its aliases are accepted, not suggested. */
+export const documentedKeys = (shape: Shape & { kind: 'table' }): string[] =>
+  Object.entries(shape.fields)
+    .filter(([, f]) => !f.aliasOf)
+    .map(([k]) => k);
 
 const mcpServer = table({
   url: null,
@@ -54,7 +70,16 @@ export const agentShape = table({
     mcp: ['mcpServers', map(mcpServer)],
     list: ['skills', list(table({ name: null, source: null, enabled: null }))],
   }),
-  network: ['networkConfig', table({ allowed_domains: 'allowedDomains', denied_domains: 'deniedDomains' })],
+  network: [
+    'networkConfig',
+    // `allowed` / `denied` are how Lobu projects write these lists.
+    table({
+      allowed_domains: 'allowedDomains',
+      denied_domains: 'deniedDomains',
+      allowed: alias('allowed_domains'),
+      denied: alias('denied_domains'),
+    }),
+  ],
   egress: ['egressConfig', table({ mode: null, proxy_url: 'proxyUrl', allowed_ports: 'allowedPorts' })],
   nix: ['nixConfig', table({ packages: null, channel: null })],
   tools: ['toolsConfig', table({ allowed: null, denied: null, max_calls_per_turn: 'maxCallsPerTurn' })],
@@ -84,10 +109,13 @@ export const projectShape = table({
   memory: table({ models: null }),
 });
 
-export interface UnknownKey {
+/** A key the shape does not know, or (`sameAs`) one written in a table that also has its alias. */
+export interface KeyProblem {
   /** Path of the key itself. */
   path: TomlPath;
   allowed: string[];
+  /** The other spelling of the same key, also written in the table. */
+  sameAs?: string;
 }
 
 /** smol-toml's tables have no prototype; its dates are Date objects, which are values. */
@@ -98,7 +126,7 @@ export const isTable = (v: unknown): v is Record<string, unknown> =>
  * Renames keys to their core names and reports keys the shape does not know (which are dropped).
  * Values of the wrong kind are passed through unchanged, for the zod schemas to describe.
  */
-export function convert(value: unknown, shape: Shape, path: TomlPath, unknown: UnknownKey[]): unknown {
+export function convert(value: unknown, shape: Shape, path: TomlPath, unknown: KeyProblem[]): unknown {
   if (shape.kind === 'list' && Array.isArray(value)) {
     return value.map((item, i) => convert(item, shape.item, [...path, i], unknown));
   }
@@ -111,29 +139,47 @@ export function convert(value: unknown, shape: Shape, path: TomlPath, unknown: U
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const field = shape.fields[k];
-      if (field) out[field.as ?? k] = convert(v, field.shape, [...path, k], unknown);
-      else unknown.push({ path: [...path, k], allowed: Object.keys(shape.fields) });
+      if (field?.aliasOf && field.aliasOf in value) {
+        // Which of the two lists was meant is not ours to guess: both are reported at the alias.
+        unknown.push({ path: [...path, k], allowed: [], sameAs: field.aliasOf });
+      } else if (field) out[field.as ?? k] = convert(v, field.shape, [...path, k], unknown);
+      else unknown.push({ path: [...path, k], allowed: documentedKeys(shape) });
     }
     return out;
   }
   return value;
 }
 
-/** The TOML path of a path on the core side (as zod reports it), through the shape's renames. */
-export function tomlPathOf(shape: Shape, corePath: readonly PropertyKey[]): (string | number)[] {
+/**
+ * The TOML path of a path on the core side (as zod reports it), through the shape's renames. `raw`,
+ * the table as written, says which spelling of an aliased key the file has.
+ */
+export function tomlPathOf(
+  shape: Shape,
+  corePath: readonly PropertyKey[],
+  raw?: unknown,
+): (string | number)[] {
   const out: (string | number)[] = [];
   let current: Shape = shape;
+  let written = raw;
   for (const segment of corePath) {
     const seg = typeof segment === 'number' ? segment : String(segment);
     if (current.kind === 'table') {
-      const entry = Object.entries(current.fields).find(([k, f]) => (f.as ?? k) === seg);
+      const entries = Object.entries(current.fields).filter(([k, f]) => (f.as ?? k) === seg);
+      const entry = entries.find(([k]) => isTable(written) && k in written) ?? entries[0];
       out.push(entry ? entry[0] : seg);
       current = entry ? entry[1].shape : leaf;
-    } else if (current.kind === 'map') {
+      written = isTable(written) && entry ? written[entry[0]] : undefined;
+      continue;
+    }
+    written =
+      isTable(written) || Array.isArray(written) ? (written as Record<string, unknown>)[seg] : undefined;
+    if (current.kind === 'map') {
       out.push(seg);
       current = current.value;
     } else if (current.kind === 'list') {
-      out.push(seg);
+      // A JSON Pointer's index arrives as text; the locator counts array elements by number.
+      out.push(typeof seg === 'string' && /^\d+$/.test(seg) ? Number(seg) : seg);
       current = current.item;
     } else {
       out.push(seg);

@@ -13,6 +13,7 @@ import { parse, TomlError } from 'smol-toml';
 import {
   type Context,
   renderPath,
+  renderTable,
   report,
   reportIssues,
   reportUnknownKey,
@@ -22,9 +23,9 @@ import { checkPlatformIds, readPlatforms } from './platforms.js';
 import type { ProjectProblem } from './problems.js';
 import { readProviders } from './providers.js';
 import { type SecretUse, secretUses } from './secret-refs.js';
-import { agentShape, convert, get, isTable, projectShape, tomlPathOf, type UnknownKey } from './shape.js';
+import { agentShape, convert, get, isTable, type KeyProblem, projectShape, tomlPathOf } from './shape.js';
 import { TomlLocator, type TomlPath } from './toml-locator.js';
-import type { ProjectPlatform, ProjectProvider } from './types.js';
+import type { ProjectPlatform, ProjectProvider, SettingPosition } from './types.js';
 
 /** Built once: a thousand agents must not build a thousand schemas. */
 const AGENT_META = agentUpsertSchema.pick({ name: true, description: true });
@@ -65,6 +66,20 @@ const TOML_SETTINGS: {
   { key: 'modelSelection', at: ['modelSelection'] },
 ];
 
+/**
+ * Where a setting's value is written in an agent's table, from its core path (`mcpServers`,
+ * `github`, `url`), as the server names it in a refusal. A Markdown setting has no place in
+ * svc.toml: the agent's table stands for it.
+ */
+function tomlSettingPath(path: readonly (string | number)[], raw: unknown): (string | number)[] {
+  const [key, ...rest] = path;
+  const setting = TOML_SETTINGS.find((s) => s.key === key);
+  if (!setting) return [];
+  // `skillsConfig.skills[0]` is `skills.list[0]`: the wrapping key is not written.
+  const inner = setting.wrap ? rest.slice(1) : rest;
+  return tomlPathOf(agentShape, [...setting.at, ...inner], raw);
+}
+
 /** An agent as read from svc.toml; the Markdown settings come from its folder afterwards. */
 export interface TomlAgent {
   agentId: string;
@@ -80,6 +95,8 @@ export interface TomlAgent {
 }
 
 export interface TomlResult {
+  /** Where a setting's value is written (or the nearest table that is), by core path. */
+  settingAt: (agentId: string, path: readonly (string | number)[]) => SettingPosition;
   agents: TomlAgent[];
   /**
    * Every agent named in svc.toml, valid or not, so that watchers are not blamed for its errors;
@@ -95,7 +112,11 @@ export interface TomlResult {
  * Reads svc.toml. Not valid TOML, it yields the syntax error and, when its `[memory]` table can still
  * be read on its own, the bundles listed there: they are checked in the same run, not in the next.
  */
-export function readSvcToml(source: string, problems: ProjectProblem[]): TomlResult {
+export function readSvcToml(
+  source: string,
+  problems: ProjectProblem[],
+  warnings: ProjectProblem[] = [],
+): TomlResult {
   const parsed = parseToml(source);
   if (parsed instanceof TomlError) {
     const message = (parsed.message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '');
@@ -113,21 +134,28 @@ export function readSvcToml(source: string, problems: ProjectProblem[]): TomlRes
       doc instanceof TomlError ? {} : (doc ?? {}),
       problems,
     );
-    return { agents: [], agentIds: null, models: readModels(ctx, converted), secrets: [], ctx };
+    const settingAt = () => ({ file: SVC_TOML, line: 1, col: 1, key: '' });
+    return { agents: [], agentIds: null, models: readModels(ctx, converted), secrets: [], ctx, settingAt };
   }
   const doc = parsed;
-  const { ctx, converted, locator } = tomlContext(source, doc, problems);
+  const { ctx, converted, locator } = tomlContext(source, doc, problems, warnings);
   reportUnstorableText(ctx, doc);
 
   const agentIds = new Set<string>();
+  const agents = doc.agents ?? {};
   const result: TomlResult = {
     agents: [],
     agentIds,
     models: readModels(ctx, converted),
     secrets: [],
     ctx,
+    settingAt: (agentId, path) => {
+      const raw = isTable(agents) ? agents[agentId] : undefined;
+      const tomlPath = ['agents', agentId, ...tomlSettingPath(path, raw)];
+      const { line, col } = locator.locate(tomlPath, 'value');
+      return { file: SVC_TOML, line, col, key: renderPath(tomlPath) };
+    },
   };
-  const agents = doc.agents ?? {};
   if (!isTable(agents)) {
     report(ctx, ['agents'], 'value', '"agents" must be a table of agents: [agents.<id>]');
     return result;
@@ -152,17 +180,35 @@ function parseToml(source: string): Record<string, unknown> | TomlError {
 }
 
 /** Positions for a parsed document, its keys under their core names, and its unknown keys reported. */
-function tomlContext(source: string, doc: Record<string, unknown>, problems: ProjectProblem[]) {
+function tomlContext(
+  source: string,
+  doc: Record<string, unknown>,
+  problems: ProjectProblem[],
+  warnings: ProjectProblem[] = [],
+) {
   const locator = new TomlLocator(source);
   const ctx: Context = {
     file: SVC_TOML,
     syntax: 'toml',
     locate: (path, at) => locator.locate(path, at),
     problems,
+    warnings,
   };
-  const unknown: UnknownKey[] = [];
-  const converted = convert(doc, projectShape, [], unknown) as Record<string, unknown>;
-  for (const u of unknown) reportUnknownKey(ctx, u.path, u.allowed);
+  const keys: KeyProblem[] = [];
+  const converted = convert(doc, projectShape, [], keys) as Record<string, unknown>;
+  for (const k of keys) {
+    if (k.sameAs === undefined) reportUnknownKey(ctx, k.path, k.allowed);
+    else {
+      const key = String(k.path.at(-1));
+      report(
+        ctx,
+        k.path,
+        'key',
+        `"${key}" and "${k.sameAs}" are two spellings of one list ${renderTable(k.path.slice(0, -1))}`,
+        `"${k.sameAs}" is at line ${locator.locate([...k.path.slice(0, -1), k.sameAs], 'key').line}: keep one of them, holding every entry`,
+      );
+    }
+  }
   return { ctx, converted, locator };
 }
 
@@ -190,16 +236,25 @@ function readModels(ctx: Context, converted: Record<string, unknown>): TomlResul
     report(ctx, ['memory'], 'value', '"memory" must be a table: [memory]');
     return [];
   }
+  // One path written alone (`models = "models"`, a folder as Lobu projects write it) is a list of one.
+  if (typeof memory.models === 'string' && memory.models !== '') {
+    return [{ file: memory.models, path: ['memory', 'models'] }];
+  }
   const models = memory.models ?? [];
   if (!Array.isArray(models)) {
-    report(ctx, ['memory', 'models'], 'value', 'memory.models must be a list of bundle files');
+    report(
+      ctx,
+      ['memory', 'models'],
+      'value',
+      'memory.models must be a list of bundle files and folders, or one path',
+    );
     return [];
   }
   const out: TomlResult['models'] = [];
   models.forEach((file, i) => {
     const path = ['memory', 'models', i];
     if (typeof file !== 'string' || file === '')
-      report(ctx, path, 'value', `${renderPath(path)}: must be a file path`);
+      report(ctx, path, 'value', `${renderPath(path)}: must be the path of a bundle file or folder`);
     // `./models/a.yaml` and `models/a.yaml` are one file: read twice, its slugs would clash with themselves.
     else if (out.some((m) => posix.normalize(m.file) === posix.normalize(file)))
       report(ctx, path, 'value', `memory bundle "${file}" is listed twice`);
@@ -210,7 +265,7 @@ function readModels(ctx: Context, converted: Record<string, unknown>): TomlResul
 
 function readAgent(ctx: Context, agentId: string, raw: unknown, conv: unknown): TomlAgent | null {
   const base = ['agents', agentId];
-  const at = (p: readonly PropertyKey[]) => [...base, ...tomlPathOf(agentShape, p)];
+  const at = (p: readonly PropertyKey[]) => [...base, ...tomlPathOf(agentShape, p, raw)];
   let valid = true;
   const id = idSchema.safeParse(agentId);
   if (!id.success) {

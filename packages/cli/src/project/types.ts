@@ -5,6 +5,7 @@ import type {
   relationshipTypeSchema,
   watcherSchema,
 } from '@svc/core';
+import type { ProjectProblem } from './problems.js';
 
 /** The desired state that the files describe. Secrets appear as their reference text only. */
 export interface Project {
@@ -16,6 +17,21 @@ export interface Project {
   secretRefs: SecretRefLocation[];
   /** Where each watcher's `agent` is written (`file:line:col`), by slug: some checks need the server. */
   watcherAgentAt: Record<string, string>;
+  /** Accepted but likely not meant, each at its line: `svc apply` prints them before the plan. */
+  warnings: ProjectProblem[];
+  /**
+   * Where an agent's setting is written, by its path in core's names (`mcpServers`, `github`,
+   * `url`): where a refusal the server reports is to be fixed.
+   */
+  settingAt: (agentId: string, path: readonly (string | number)[]) => SettingPosition;
+}
+
+export interface SettingPosition {
+  file: string;
+  line: number;
+  col: number;
+  /** The key as written: `agents.support.skills.mcp.files.command`. */
+  key: string;
 }
 
 export interface ProjectAgent {

@@ -14,7 +14,6 @@ import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { upsert } from '../db/upsert.js';
 import type { DeploymentEgress } from '../egress/deployment.js';
-import { checkSettingTargets } from '../egress/setting-targets.js';
 import { iso, orgParams, problemResponse, problemResponses, sendJsonText } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
@@ -23,6 +22,7 @@ import { refuseReservedReferences } from '../secrets/reserved.js';
 import type { SecretResolver } from '../secrets/resolve.js';
 import { fullConfig } from './config.js';
 import { type AgentRow, listAgentsJson, patchConfig, UPSERT_AGENT } from './queries.js';
+import { refuseSettings, settingsCheckRoute } from './settings-check.js';
 
 const tags = ['agents'];
 const agentParams = orgParams.extend({ id: idSchema.describe('agentId') });
@@ -266,10 +266,7 @@ export function agentRoutes(options: AgentRouteOptions) {
       },
       async (request) => {
         const { id } = request.params;
-        // Of the settings, only MCP servers hold references (in headers, env and oauth); the
-        // whole of each server is checked, so that no new field can carry one past this.
-        refuseReservedReferences(request.body.mcpServers, '/body/mcpServers');
-        checkSettingTargets(request.body, options.egress);
+        refuseSettings(request.body, options.egress);
         const outcome = await patchConfig(options.pool, orgOf(request).id, id, request.body);
         if (!outcome) throw notFound(`agent "${id}"`);
         const before = fullConfig(outcome.before);
@@ -284,5 +281,7 @@ export function agentRoutes(options: AgentRouteOptions) {
         };
       },
     );
+
+    settingsCheckRoute(app, options.egress);
   };
 }

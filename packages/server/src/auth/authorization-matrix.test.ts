@@ -320,6 +320,7 @@ const BODIES: Record<string, () => unknown> = {
   'POST /api/:org/tokens': () => ({ name: `matrix-${randomBytes(4).toString('hex')}`, scopes: ['read'] }),
   'POST /api/:org/agents': () => ({ agentId: AGENT, name: 'Matrix' }),
   'PATCH /api/:org/agents/:id/config': () => ({ 'SOUL.md': 'steady' }),
+  'POST /api/:org/agents/:id/config/check': () => ({ 'SOUL.md': 'steady' }),
   'PUT /api/:org/agents/:id/platforms/by-stable-id/:stableId': () => ({
     type: 'team_chat',
     config: SLACK_CONFIG,

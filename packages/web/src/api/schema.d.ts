@@ -253,6 +253,26 @@ export interface paths {
         patch: operations["patchAgentSettings"];
         trace?: never;
     };
+    "/api/{org}/agents/{id}/config/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check settings as PATCH .../config would, writing nothing
+         * @description Answers what `PATCH /api/:org/agents/:id/config` with the same body would refuse, and changes nothing: 400 `validation_failed` for a value no server takes, 422 `secret_reserved` or `setting_refused` (with every refused value in `errors[]`) for what this deployment does not allow (SVC_EGRESS_ALLOW, SVC_MCP_COMMANDS). The agent need not exist yet. `svc apply` calls it for every agent whose settings change, before it asks to apply.
+         */
+        post: operations["checkAgentSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{org}/agents/{id}/platforms": {
         parameters: {
             query?: never;
@@ -4278,6 +4298,207 @@ export interface operations {
             };
         };
     };
+    checkAgentSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description org slug */
+                org: string;
+                /** @description agentId */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    networkConfig?: {
+                        allowedDomains?: string[];
+                        deniedDomains?: string[];
+                    } | null;
+                    egressConfig?: {
+                        /** @enum {string} */
+                        mode: "direct" | "proxy" | "none";
+                        proxyUrl?: string;
+                        allowedPorts?: number[];
+                    } | null;
+                    nixConfig?: {
+                        packages: string[];
+                        channel?: string;
+                    } | null;
+                    mcpServers?: {
+                        [key: string]: {
+                            url?: string;
+                            command?: string;
+                            args?: string[];
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            env?: {
+                                [key: string]: string;
+                            };
+                            oauth?: {
+                                client_id: string;
+                                client_secret?: string;
+                                scopes?: string[];
+                                issuer?: string;
+                            };
+                        };
+                    } | null;
+                    skillsConfig?: {
+                        skills: {
+                            name: string;
+                            source?: string;
+                            enabled?: boolean;
+                        }[];
+                    } | null;
+                    toolsConfig?: {
+                        allowed?: string[];
+                        denied?: string[];
+                        maxCallsPerTurn?: number;
+                        memory?: boolean;
+                        memorySave?: boolean;
+                    } | null;
+                    guardrails?: {
+                        maxInputChars?: number;
+                        maxOutputChars?: number;
+                        blockedTerms?: string[];
+                        redactPii?: boolean;
+                    } | null;
+                    preApprovedTools?: string[] | null;
+                    providerModelPreferences?: {
+                        [key: string]: {
+                            model: string;
+                            fallbackModels?: string[];
+                            temperature?: number;
+                            maxOutputTokens?: number;
+                        };
+                    } | null;
+                    modelSelection?: ({
+                        /** @enum {string} */
+                        mode: "auto";
+                        providers?: string[];
+                    } | {
+                        /** @enum {string} */
+                        mode: "pinned";
+                        model: string;
+                    }) | null;
+                    "IDENTITY.md"?: string | null;
+                    "SOUL.md"?: string | null;
+                    "USER.md"?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agentId: string;
+                        /**
+                         * @description the PATCH would not refuse these settings
+                         * @enum {string}
+                         */
+                        result: "accepted";
+                    };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or bad credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credentials lack the needed scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in this org */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A reference names a variable reserved for the server, or a target the deployment does not allow */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this address; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server failed; the error is in its log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable, or this server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listPlatforms: {
         parameters: {
             query?: never;
@@ -4440,7 +4661,7 @@ export interface operations {
                     type: "team_chat" | "messenger";
                     name?: string;
                     /**
-                     * @description What the platform reads. team_chat (Slack Events API): signing_secret, bot_token. messenger (Telegram Bot API): bot_token, secret_token. messenger with flavor = "whatsapp" (WhatsApp Cloud API): access_token, app_secret, verify_token, phone_number_id. Each of these but phone_number_id must be a secret reference ($NAME or ${NAME}); other keys are kept as written.
+                     * @description What the platform reads. team_chat (Slack Events API): signing_secret, bot_token. messenger (Telegram Bot API): bot_token, secret_token. messenger with flavor = "whatsapp" (WhatsApp Cloud API): access_token, app_secret, verify_token, phone_number_id. Each of these but phone_number_id must be a secret reference ($NAME or ${NAME}). One of these keys in another case style (botToken) is refused, naming the key meant; other keys are kept as written.
                      * @default {}
                      */
                     config?: {
