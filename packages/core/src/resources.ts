@@ -416,7 +416,10 @@ const projectLabelSchema = z
   .string()
   .min(1)
   .max(200)
-  .regex(/^\P{Cc}*$/u, { message: 'may not hold control characters' });
+  // Cc spelled as a range, not \P{Cc}: the OpenAPI document carries the pattern, and JSON Schema
+  // validators (spectral's, clients') read it without the `u` flag.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+  .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { message: 'may not hold control characters' });
 
 /**
  * The body of `PUT /api/:org/apply-manifest`, which `svc apply` sends after a successful apply:

@@ -32,7 +32,12 @@ function keyedRecord<K extends z.ZodType<string>, V extends z.ZodType>(key: K, v
 const httpUrl = z
   .string()
   .max(2048)
-  .regex(/^\P{Cc}*$/u, { message: 'must not contain control characters such as CR or LF' })
+  // Cc spelled as a range, not \P{Cc}: the OpenAPI document carries the pattern, and JSON Schema
+  // validators (spectral's, clients') read it without the `u` flag.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+  .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, {
+    message: 'must not contain control characters such as CR or LF',
+  })
   .pipe(z.url({ protocol: /^https?$/ }));
 
 /** RFC 9110 field names are tokens; values never hold CR, LF or NUL, which would split a request. */

@@ -11,13 +11,13 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   moveSession: { org: 'default' },
   upsertAgent: { agentId: 'support', name: 'Support', description: 'Answers customer questions' },
   patchAgentSettings: { 'IDENTITY.md': '# Support\nYou answer customer questions.', guardrails: null },
+  checkAgentSettings: { mcpServers: { docs: { url: 'https://mcp.example.com/mcp' } } },
   upsertPlatform: {
     type: 'team_chat',
     name: 'Main',
     config: {
       signing_secret: '$SLACK_SIGNING_SECRET',
       bot_token: '$SLACK_BOT_TOKEN',
-      channel: 'C0123456789',
     },
   },
   putSecret: { value: 'the secret value' },
@@ -27,7 +27,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     item: { slug: 'customer', name: 'Customer' },
   },
   putApplyManifest: {
-    project: null,
+    project: 'support-desk',
     agents: ['support'],
     platforms: ['support-team-chat-main'],
     entityTypes: ['customer'],

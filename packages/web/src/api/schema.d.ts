@@ -4312,6 +4312,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "mcpServers": {
+                 *         "docs": {
+                 *           "url": "https://mcp.example.com/mcp"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     networkConfig?: {
                         allowedDomains?: string[];
@@ -4452,6 +4461,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is not `application/json` */
             415: {
                 headers: {
@@ -4472,6 +4490,15 @@ export interface operations {
             };
             /** @description Too many failed authentications from this address; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4651,8 +4678,7 @@ export interface operations {
                  *       "name": "Main",
                  *       "config": {
                  *         "signing_secret": "$SLACK_SIGNING_SECRET",
-                 *         "bot_token": "$SLACK_BOT_TOKEN",
-                 *         "channel": "C0123456789"
+                 *         "bot_token": "$SLACK_BOT_TOKEN"
                  *       }
                  *     }
                  */
@@ -5949,7 +5975,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "project": null,
+                 *       "project": "support-desk",
                  *       "agents": [
                  *         "support"
                  *       ],
