@@ -97,6 +97,12 @@ describe('svc watchers', () => {
     const one = io();
     await watchersWindows('shop-digest', { window: windowId }, one);
     expect(one.lines.join('\n')).toContain('reply:\nAll quiet on the shop front.');
+    // --json shows the ids as the API gives them: integers, the run's one that `svc runs` takes.
+    const json = io();
+    await watchersWindows('shop-digest', { window: windowId, json: true }, json);
+    const { window } = JSON.parse(json.lines.join('\n'));
+    expect(window).toMatchObject({ id: Number(windowId), eventIds: [] });
+    expect(window.runId).toEqual(expect.any(Number));
     const list = io(reader);
     await watchersList({}, list);
     expect(list.lines[1]).toMatch(/^shop-digest\s+ops\s+0 0 1 1 \* UTC\s+active\s+.*completed/);

@@ -4,21 +4,21 @@ import { checkId, type Hints, openApi, type RuntimeIo, type SessionFlags } from 
 import { cell, short, table, when } from './table.js';
 
 export interface WindowRecord {
-  id: string;
+  id: number;
   windowStart: string;
   windowEnd: string;
   status: 'pending' | 'running' | 'completed' | 'failed';
   attempts: number;
   retryAt: string | null;
-  runId: string | null;
+  runId: number | null;
   eventCount: number | null;
   truncated: boolean;
   error: string | null;
-  summaryEventId: string | null;
+  summaryEventId: number | null;
   completedAt: string | null;
   reply?: string | null;
   extractedData?: Record<string, unknown> | null;
-  eventIds?: string[];
+  eventIds?: number[];
 }
 
 export interface WatcherRecord {
@@ -103,7 +103,7 @@ export async function watchersRun(
     io.out(JSON.stringify({ window, created }, null, 2));
     return;
   }
-  io.out(window.id);
+  io.out(String(window.id));
   io.err(
     created
       ? `started window ${window.id} of "${slug}": what arrived from ${when(window.windowStart)} to ${when(window.windowEnd)} UTC`
@@ -160,7 +160,7 @@ export async function watchersWindows(
     return;
   }
   const rows = windows.map((w) => [
-    w.id,
+    String(w.id),
     when(w.windowStart),
     when(w.windowEnd),
     windowState(w),

@@ -106,7 +106,32 @@ export async function run(baseUrl: string, adminPassword: string) {
     params: { path: org },
     body: { action: 'list', kind: 'entity_type' },
   });
+  // A watcher (yearly: nothing runs it here), a window of it now, read by the id the run-now
+  // answer gave; the window's run, once it has one, is read by the id the window gave.
+  const watcher = await client.POST('/api/{org}/operations/manage_entity_schema', {
+    params: { path: org },
+    body: {
+      action: 'upsert',
+      kind: 'watcher',
+      item: { slug: 'digest', name: 'Digest', schedule: '0 0 1 1 *', prompt: 'Summarise.', agent: 'support' },
+    },
+  });
+  if (!watcher.data) throw new Error(watcher.error.detail);
+  const ranNow = await client.POST('/api/{org}/watchers/{slug}/run', { params: { path: { ...org, slug: 'digest' } } });
+  if (!ranNow.data) throw new Error(ranNow.error.detail);
   const watchers = await client.GET('/api/{org}/watchers', { params: { path: org } });
+  const window = await client.GET('/api/{org}/watchers/{slug}/windows/{windowId}', {
+    params: { path: { ...org, slug: 'digest', windowId: ranNow.data.window.id } },
+  });
+  const windowRunId = window.data?.window.runId;
+  const windowRun = windowRunId
+    ? await client.GET('/api/{org}/runs/{runId}', { params: { path: { ...org, runId: windowRunId } } })
+    : null;
+  const windowEvents = await Promise.all(
+    (window.data?.window.eventIds ?? []).map((eventId) =>
+      client.GET('/api/{org}/events/{eventId}', { params: { path: { ...org, eventId } } }),
+    ),
+  );
   const manifest = await client.GET('/api/{org}/apply-manifest', { params: { path: org } });
   const groups = {
     agents: listed.response.status,
@@ -130,7 +155,12 @@ export async function run(baseUrl: string, adminPassword: string) {
     entities: entities.response.status,
     relationships: relationships.response.status,
     memory: memory.response.status,
-    watchers: watchers.response.status,
+    watchers: [
+      watchers.data?.watchers.map((w) => w.lastWindow?.id === ranNow.data.window.id),
+      window.data?.window.id === ranNow.data.window.id,
+      windowRun?.data?.run.id ?? null,
+      windowEvents.length,
+    ],
     apply: manifest.data?.manifest,
   };
 
@@ -190,6 +220,8 @@ const WRONG: [string, string, string][] = [
     'params: { path: { ...org, connectionId: String(connectionId) } }',
   ],
   ['a filter id as text', "query: { q: 'news', connectionId }", "query: { q: 'news', connectionId: '1' }"],
+  ["a window's id as text", 'windowId: ranNow.data.window.id', 'windowId: String(ranNow.data.window.id)'],
+  ["a window's run id as text", 'runId: windowRunId }', 'runId: String(windowRunId) }'],
 ];
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -294,7 +326,8 @@ describe('a client generated from the OpenAPI document', () => {
         entities: 200,
         relationships: 200,
         memory: 200,
-        watchers: 200,
+        // The window is the watcher's last; new, it has no run or events yet.
+        watchers: [[true], true, null, 0],
         apply: null,
       },
     });

@@ -1,9 +1,16 @@
-import { countSchema, pageQuerySchema } from '@svc/core';
+import { countSchema, pageQuerySchema, recordIdSchema } from '@svc/core';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
 import { isId } from '../db/keyset.js';
-import { iso, isoOrNull, orgParams, problemResponse, problemResponses } from '../http/common.js';
+import {
+  iso,
+  isoOrNull,
+  orgParams,
+  problemResponse,
+  problemResponses,
+  recordIdParam,
+} from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
 import {
@@ -21,27 +28,27 @@ import { DEFAULT_WATCHER_SETTLE_MS } from './scheduler.js';
 const tags = ['watchers'];
 
 const windowSchema = z.object({
-  id: z.string(),
+  id: recordIdSchema,
   windowStart: z.string().describe('events that arrived (were received by svc) from here…'),
   windowEnd: z.string().describe('…up to here, not included'),
   status: z.enum(['pending', 'running', 'completed', 'failed']),
   attempts: countSchema,
   retryAt: z.string().nullable().describe('when a failed window is tried again'),
-  runId: z.string().nullable().describe('the `watcher` run of the current attempt'),
+  runId: recordIdSchema.nullable().describe('the `watcher` run of the current attempt'),
   messageId: z.string().nullable().describe("the message its agent's turn answers"),
   eventCount: countSchema.nullable(),
   truncated: z
     .boolean()
     .describe('some events did not fit the turn; the model was told how many and given memory_search'),
   error: z.string().nullable(),
-  summaryEventId: z.string().nullable().describe('the `summary` event written when it completed'),
+  summaryEventId: recordIdSchema.nullable().describe('the `summary` event written when it completed'),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
 });
 const windowDetailSchema = windowSchema.extend({
   reply: z.string().nullable(),
   extractedData: z.record(z.string(), z.unknown()).nullable(),
-  eventIds: z.array(z.string()).describe('the events given to the model'),
+  eventIds: z.array(recordIdSchema).describe('the events given to the model'),
   conversationId: z.string().nullable(),
 });
 const watcherSchema = z.object({
@@ -60,19 +67,20 @@ const watcherSchema = z.object({
   lastWindow: windowSchema.nullable(),
 });
 
+/** The row's bigints arrive as text (`pg`, and `to_jsonb` of `::text`): answered as the integers they are. */
 const toWindow = (row: WindowRow) => ({
-  id: String(row.id),
+  id: Number(row.id),
   windowStart: iso(row.window_start),
   windowEnd: iso(row.window_end),
   status: row.status,
   attempts: row.attempts,
   retryAt: isoOrNull(row.retry_at),
-  runId: row.run_id,
+  runId: row.run_id === null ? null : Number(row.run_id),
   messageId: row.message_id,
   eventCount: row.event_count,
   truncated: row.truncated,
   error: row.error,
-  summaryEventId: row.summary_event_id,
+  summaryEventId: row.summary_event_id === null ? null : Number(row.summary_event_id),
   createdAt: iso(row.created_at),
   completedAt: isoOrNull(row.completed_at),
 });
@@ -196,7 +204,7 @@ export function watcherRoutes(options: WatcherRouteOptions) {
           operationId: 'getWatcherWindow',
           summary: "One window's result: the reply, the structured result, the events it covered",
           description: 'The window with its reply, its structured result, and the events it covered.',
-          params: slugParams.extend({ windowId: z.string().max(20) }),
+          params: slugParams.extend({ windowId: recordIdParam }),
           response: { 200: z.object({ window: windowDetailSchema }), ...problemResponses },
         },
       },
@@ -209,7 +217,7 @@ export function watcherRoutes(options: WatcherRouteOptions) {
             ...toWindow(row),
             reply: row.reply ?? null,
             extractedData: row.extracted_data ?? null,
-            eventIds: row.event_ids ?? [],
+            eventIds: (row.event_ids ?? []).map(Number),
             conversationId: row.conversation_id ?? null,
           },
         };

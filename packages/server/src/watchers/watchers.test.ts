@@ -375,7 +375,28 @@ describe('a window turn', () => {
       `/api/default/watchers/structured/windows/${listed.body.windows[0].id}`,
     );
     expect(one.body.window.extractedData).toEqual({ headline: 'Two deploys, one incident', incidents: 1 });
-    expect(one.body.window.eventIds).toHaveLength(2);
+    // Its ids are the integers every other record's are: the summary is the event above, its
+    // events are events, its run is a run, each read by its id as answered.
+    const window = one.body.window;
+    expect(window).toMatchObject({
+      id: Number(done.id),
+      summaryEventId: Number(done.summary_event_id),
+      eventIds: done.event_ids.map(Number),
+    });
+    expect(window.eventIds).toHaveLength(2);
+    expect(typeof window.runId).toBe('number');
+    expect(typeof window.messageId).toBe('string'); // messages and conversations are uuids
+    const ran = await server.call('GET', `/api/default/runs/${window.runId}`);
+    expect(ran.body.run).toMatchObject({ id: window.runId, runType: 'watcher', status: 'completed' });
+    const summarized = await server.call('GET', `/api/default/events/${window.summaryEventId}`);
+    expect(summarized.body.event).toMatchObject({ id: window.summaryEventId, semantic_type: 'summary' });
+    // A window id that names no window is a 404, as a run's or an event's is.
+    for (const id of ['abc', '0', '1.0', '99999999999999999999']) {
+      const missing = await server.call('GET', `/api/default/watchers/structured/windows/${id}`);
+      expect(missing.status, id).toBe(404);
+      expect(missing.headers.get('content-type'), id).toContain('application/problem+json');
+      expect(missing.body.code, id).toBe('not_found');
+    }
   });
 
   it('fails a window whose result does not match, retries it with backoff, pauses after five, and runs again when resumed', async () => {
@@ -457,6 +478,9 @@ describe('a window turn', () => {
     const fresh = await server.call('POST', '/api/default/watchers/flaky/run');
     expect(fresh.status).toBe(202);
     expect(fresh.body.window.windowStart).toBe(at(t0, MINUTE).toISOString());
+    const [, made] = await windows('flaky');
+    expect(fresh.body.window).toMatchObject({ id: Number(made.id), status: 'pending', runId: null });
+    expect(run.body.window.id).toBe(Number(done.id));
   });
 
   it('lists watchers with their last window and next run, and refuses another org', async () => {
@@ -467,7 +491,7 @@ describe('a window turn', () => {
     // Its latest window, as stored (later tests' clocks may have given it more, whose turns meet
     // whatever their model answers then).
     const latest = (await windows('race')).at(-1);
-    expect(race.lastWindow.id).toBe(String(latest.id));
+    expect(race.lastWindow.id).toBe(Number(latest.id));
     expect(race.lastWindow.windowStart).toBe(latest.window_start.toISOString());
     expect(typeof race.nextRunAt).toBe('string');
     // A window's attempts are runs of type `watcher`, listed with the others.

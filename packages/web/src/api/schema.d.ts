@@ -12695,7 +12695,7 @@ export interface operations {
                             nextWindowStart: string | null;
                             nextRunAt: string | null;
                             lastWindow: {
-                                id: string;
+                                id: number;
                                 /** @description events that arrived (were received by svc) from here… */
                                 windowStart: string;
                                 /** @description …up to here, not included */
@@ -12706,7 +12706,7 @@ export interface operations {
                                 /** @description when a failed window is tried again */
                                 retryAt: string | null;
                                 /** @description the `watcher` run of the current attempt */
-                                runId: string | null;
+                                runId: number | null;
                                 /** @description the message its agent's turn answers */
                                 messageId: string | null;
                                 eventCount: number | null;
@@ -12714,7 +12714,7 @@ export interface operations {
                                 truncated: boolean;
                                 error: string | null;
                                 /** @description the `summary` event written when it completed */
-                                summaryEventId: string | null;
+                                summaryEventId: number | null;
                                 createdAt: string;
                                 completedAt: string | null;
                             } | null;
@@ -12841,7 +12841,7 @@ export interface operations {
                             nextWindowStart: string | null;
                             nextRunAt: string | null;
                             lastWindow: {
-                                id: string;
+                                id: number;
                                 /** @description events that arrived (were received by svc) from here… */
                                 windowStart: string;
                                 /** @description …up to here, not included */
@@ -12852,7 +12852,7 @@ export interface operations {
                                 /** @description when a failed window is tried again */
                                 retryAt: string | null;
                                 /** @description the `watcher` run of the current attempt */
-                                runId: string | null;
+                                runId: number | null;
                                 /** @description the message its agent's turn answers */
                                 messageId: string | null;
                                 eventCount: number | null;
@@ -12860,7 +12860,7 @@ export interface operations {
                                 truncated: boolean;
                                 error: string | null;
                                 /** @description the `summary` event written when it completed */
-                                summaryEventId: string | null;
+                                summaryEventId: number | null;
                                 createdAt: string;
                                 completedAt: string | null;
                             } | null;
@@ -12999,7 +12999,7 @@ export interface operations {
                             nextWindowStart: string | null;
                             nextRunAt: string | null;
                             lastWindow: {
-                                id: string;
+                                id: number;
                                 /** @description events that arrived (were received by svc) from here… */
                                 windowStart: string;
                                 /** @description …up to here, not included */
@@ -13010,7 +13010,7 @@ export interface operations {
                                 /** @description when a failed window is tried again */
                                 retryAt: string | null;
                                 /** @description the `watcher` run of the current attempt */
-                                runId: string | null;
+                                runId: number | null;
                                 /** @description the message its agent's turn answers */
                                 messageId: string | null;
                                 eventCount: number | null;
@@ -13018,7 +13018,7 @@ export interface operations {
                                 truncated: boolean;
                                 error: string | null;
                                 /** @description the `summary` event written when it completed */
-                                summaryEventId: string | null;
+                                summaryEventId: number | null;
                                 createdAt: string;
                                 completedAt: string | null;
                             } | null;
@@ -13152,7 +13152,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         windows: {
-                            id: string;
+                            id: number;
                             /** @description events that arrived (were received by svc) from here… */
                             windowStart: string;
                             /** @description …up to here, not included */
@@ -13163,7 +13163,7 @@ export interface operations {
                             /** @description when a failed window is tried again */
                             retryAt: string | null;
                             /** @description the `watcher` run of the current attempt */
-                            runId: string | null;
+                            runId: number | null;
                             /** @description the message its agent's turn answers */
                             messageId: string | null;
                             eventCount: number | null;
@@ -13171,7 +13171,7 @@ export interface operations {
                             truncated: boolean;
                             error: string | null;
                             /** @description the `summary` event written when it completed */
-                            summaryEventId: string | null;
+                            summaryEventId: number | null;
                             createdAt: string;
                             completedAt: string | null;
                         }[];
@@ -13270,7 +13270,7 @@ export interface operations {
                 /** @description org slug */
                 org: string;
                 slug: string;
-                windowId: string;
+                windowId: number;
             };
             cookie?: never;
         };
@@ -13284,7 +13284,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         window: {
-                            id: string;
+                            id: number;
                             /** @description events that arrived (were received by svc) from here… */
                             windowStart: string;
                             /** @description …up to here, not included */
@@ -13295,7 +13295,7 @@ export interface operations {
                             /** @description when a failed window is tried again */
                             retryAt: string | null;
                             /** @description the `watcher` run of the current attempt */
-                            runId: string | null;
+                            runId: number | null;
                             /** @description the message its agent's turn answers */
                             messageId: string | null;
                             eventCount: number | null;
@@ -13303,7 +13303,7 @@ export interface operations {
                             truncated: boolean;
                             error: string | null;
                             /** @description the `summary` event written when it completed */
-                            summaryEventId: string | null;
+                            summaryEventId: number | null;
                             createdAt: string;
                             completedAt: string | null;
                             reply: string | null;
@@ -13311,7 +13311,7 @@ export interface operations {
                                 [key: string]: unknown;
                             } | null;
                             /** @description the events given to the model */
-                            eventIds: string[];
+                            eventIds: number[];
                             conversationId: string | null;
                         };
                     };
@@ -13425,7 +13425,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         window: {
-                            id: string;
+                            id: number;
                             /** @description events that arrived (were received by svc) from here… */
                             windowStart: string;
                             /** @description …up to here, not included */
@@ -13436,7 +13436,7 @@ export interface operations {
                             /** @description when a failed window is tried again */
                             retryAt: string | null;
                             /** @description the `watcher` run of the current attempt */
-                            runId: string | null;
+                            runId: number | null;
                             /** @description the message its agent's turn answers */
                             messageId: string | null;
                             eventCount: number | null;
@@ -13444,7 +13444,7 @@ export interface operations {
                             truncated: boolean;
                             error: string | null;
                             /** @description the `summary` event written when it completed */
-                            summaryEventId: string | null;
+                            summaryEventId: number | null;
                             createdAt: string;
                             completedAt: string | null;
                         };
@@ -13461,7 +13461,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         window: {
-                            id: string;
+                            id: number;
                             /** @description events that arrived (were received by svc) from here… */
                             windowStart: string;
                             /** @description …up to here, not included */
@@ -13472,7 +13472,7 @@ export interface operations {
                             /** @description when a failed window is tried again */
                             retryAt: string | null;
                             /** @description the `watcher` run of the current attempt */
-                            runId: string | null;
+                            runId: number | null;
                             /** @description the message its agent's turn answers */
                             messageId: string | null;
                             eventCount: number | null;
@@ -13480,7 +13480,7 @@ export interface operations {
                             truncated: boolean;
                             error: string | null;
                             /** @description the `summary` event written when it completed */
-                            summaryEventId: string | null;
+                            summaryEventId: number | null;
                             createdAt: string;
                             completedAt: string | null;
                         };

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, must, rowIdOf } from '../../api/client';
+import { api, must } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { useLoad } from '../../ui/load';
 import { Loading, Time } from '../../ui/page';
@@ -112,7 +112,7 @@ function LoadedEventBody({ org, id }: { org: string; id: number }) {
 export function EventItem(props: {
   org: string;
   event?: MemoryEvent;
-  id?: number | string;
+  id?: number;
   title: string | null;
   occurredAt?: string;
   children?: ComponentChildren;
@@ -134,8 +134,7 @@ export function EventItem(props: {
           props.event ? (
             <EventBody org={props.org} event={props.event} />
           ) : (
-            // A watcher's window lists its events' ids as text.
-            <LoadedEventBody org={props.org} id={typeof id === 'string' ? rowIdOf(id) : (id as number)} />
+            <LoadedEventBody org={props.org} id={id as number} />
           )
         ) : null}
       </details>

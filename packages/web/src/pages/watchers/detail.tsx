@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, href, must } from '../../api/client';
+import { api, href, must, rowIdOf } from '../../api/client';
 import { useLoad } from '../../ui/load';
 import { loadManifest, MemoryDeclared } from '../../ui/managed';
 import { Loading, Page, Time } from '../../ui/page';
@@ -36,7 +36,8 @@ export default function WatcherPage({ org, slug }: { org: string; slug: string }
     const timer = setTimeout(() => setVersion((n) => n + 1), FOLLOW_MS);
     return () => clearTimeout(timer);
   }, [busy, version]);
-  const selected = query.window ?? '';
+  // `?window=` as the API takes it: text that is no id is NaN, which the server answers with a 404.
+  const selected = query.window ? rowIdOf(query.window) : null;
   return (
     <Page title={watcher?.name ?? slug}>
       <p>
@@ -88,7 +89,7 @@ export default function WatcherPage({ org, slug }: { org: string; slug: string }
             </dl>
             <WatcherDefinition org={org} slug={slug} />
             <WatcherControls org={org} watcher={watcher} onChanged={() => setVersion((n) => n + 1)} />
-            {selected ? (
+            {selected !== null ? (
               <WindowResult
                 org={org}
                 slug={slug}

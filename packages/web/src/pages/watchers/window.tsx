@@ -10,7 +10,7 @@ export function WindowResult(props: {
   org: string;
   slug: string;
   agent: string;
-  windowId: string;
+  windowId: number;
   version: number;
 }) {
   const { org, slug, windowId } = props;
@@ -25,7 +25,8 @@ export function WindowResult(props: {
   );
   return (
     <section class="card window-result" aria-labelledby="window-title">
-      <h2 id="window-title">Window {windowId}</h2>
+      {/* A `?window=` that is no id is NaN here: the 404 below says so, the heading need not. */}
+      <h2 id="window-title">Window {Number.isNaN(windowId) ? '' : windowId}</h2>
       <Loading loaded={loaded}>
         {({ window }) => (
           <>

@@ -6,7 +6,7 @@ import { Table } from '../../ui/table';
 import { Span } from './parts';
 
 /** A watcher's windows, newest first, a page at a time; each links to its result. */
-export function Windows(props: { org: string; slug: string; selected: string; version: number }) {
+export function Windows(props: { org: string; slug: string; selected: number | null; version: number }) {
   const { org, slug } = props;
   const { first, rows, hasMore, more, moreError } = usePaged(
     (after?: string) =>
