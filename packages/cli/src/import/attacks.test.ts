@@ -224,7 +224,7 @@ describe('svc import lobu: injection into the written files', () => {
   // User loses: running the printed "To do" command runs the project author's shell payload.
   it.fails('no printed step command runs a payload from lobu.toml or the connectors folder', async () => {
     const { dir, parent } = await lobu({
-      'lobu.toml': `${AGENT}[memory]\norg = "acme; touch pwned-org"\nconnectors = "connectors"\n`,
+      'lobu.toml': `${AGENT}[agents.bot.skills.mcp.x]\ncommand = "npx;touch\${IFS}pwned-mcp"\n[memory]\norg = "acme; touch pwned-org"\nconnectors = "connectors"\n`,
       'connectors/c.yaml': dedent(`
         type: connection
         connector: "pg; touch pwned-connector"
@@ -256,6 +256,26 @@ describe('svc import lobu: injection into the written files', () => {
 });
 
 describe('svc import lobu: secrets', () => {
+  // User loses: two agents' bots silently share one token (and one webhook secret): the report asks for it once.
+  it.fails('variables the import names never collide across agents (a-b + "c" vs a + "b-c")', async () => {
+    const { dir } = await lobu({
+      'lobu.toml': dedent(`
+        [agents.a-b]
+        [[agents.a-b.platforms]]
+        type = "telegram"
+        name = "c"
+        [agents.a]
+        [[agents.a.platforms]]
+        type = "telegram"
+        name = "b-c"
+      `),
+    });
+    await runImport({ dir });
+    const project = await loadProject(`${dir}-svc`, {}, { requireSecrets: false });
+    const refs = project.agents.map((a: any) => Object.values(a.platforms[0].config) as string[]);
+    expect(refs[0]?.filter((r) => refs[1]?.includes(r))).toEqual([]);
+  });
+
   // User loses: an API key / database password written as a literal under an env or header name the regex misses (OPENAI_KEY, DATABASE_URL, Cookie), copied into svc.toml.
   it.fails('MCP env and header literals are never copied, whatever their names', async () => {
     const { dir } = await lobu({
