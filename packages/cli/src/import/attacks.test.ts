@@ -12,7 +12,8 @@ import { readTree, runImport, tempDir } from './test/run-import.js';
  * A hostile Lobu project (a folder or a git repo someone hands the user): `svc import lobu` must
  * read only inside it, write only inside --out, copy no literal secret, print no command that runs
  * the project's payload, and fail clearly (exit 1, nothing written) rather than crash or hang.
- * `it.fails` marks an attack that works today: the test asserts the correct behaviour.
+ * Each test asserts the correct behaviour; those that were `it.fails` (attacks that worked) pass
+ * since the fixes, so a regression fails them.
  */
 
 const AGENT = '[agents.bot]\nname = "bot"\n';
@@ -38,7 +39,7 @@ async function everything(dir: string, out = `${dir}-svc`): Promise<string> {
 
 describe('svc import lobu: writes outside --out, reads outside the Lobu project', () => {
   // User loses: any file the symlink names (~/.bashrc, ~/.ssh/authorized_keys) is overwritten with svc.toml.
-  it.fails('--force never writes through a symlink placed in --out (svc.toml -> a file outside)', async () => {
+  it('--force never writes through a symlink placed in --out (svc.toml -> a file outside)', async () => {
     const { dir, parent } = await lobu({ 'lobu.toml': AGENT });
     const victim = join(parent, 'victim.txt');
     await writeFile(victim, 'precious');
@@ -49,7 +50,7 @@ describe('svc import lobu: writes outside --out, reads outside the Lobu project'
   });
 
   // User loses: files written into whatever folder a symlinked agents/ (or models/) in --out points at.
-  it.fails('--force never writes through a symlinked folder in --out (agents -> elsewhere)', async () => {
+  it('--force never writes through a symlinked folder in --out (agents -> elsewhere)', async () => {
     const { dir, parent } = await lobu({ 'lobu.toml': AGENT, 'agents/bot/IDENTITY.md': 'hi' });
     const elsewhere = join(parent, 'elsewhere');
     await mkdir(elsewhere);
@@ -60,7 +61,7 @@ describe('svc import lobu: writes outside --out, reads outside the Lobu project'
   });
 
   // User loses: the Lobu project itself (its models rewritten, svc.toml added), which README says is never written.
-  it.fails('an --out that is a symlink to the Lobu project is refused like --out = --dir', async () => {
+  it('an --out that is a symlink to the Lobu project is refused like --out = --dir', async () => {
     const model = 'entities:\n  - slug: a\n    name: A\n    metadata: {x: 1}\n';
     const { dir } = await lobu({ 'lobu.toml': AGENT, 'models/a.yaml': model });
     await symlink(dir, `${dir}-link`);
@@ -71,7 +72,7 @@ describe('svc import lobu: writes outside --out, reads outside the Lobu project'
   });
 
   // User loses: the Lobu project gets svc files mixed into it (and a later import reads them back).
-  it.fails('an --out inside the Lobu project is refused', async () => {
+  it('an --out inside the Lobu project is refused', async () => {
     const { dir } = await lobu({ 'lobu.toml': AGENT });
     const run = await runImport({ dir, out: join(dir, 'svc') });
     expect(run.code).toBe(1);
@@ -79,7 +80,7 @@ describe('svc import lobu: writes outside --out, reads outside the Lobu project'
   });
 
   // User loses: the Lobu model files, overwritten by their conversion (dropped fields gone for good).
-  it.fails('a Lobu project inside --out (--force) is never overwritten', async () => {
+  it('a Lobu project inside --out (--force) is never overwritten', async () => {
     const parent = await tempDir();
     const dir = join(parent, 'models');
     const model = 'entities:\n  - slug: a\n    name: A\n    metadata: {x: 1}\n';
@@ -91,7 +92,7 @@ describe('svc import lobu: writes outside --out, reads outside the Lobu project'
   });
 
   // User loses: a TOML file outside the project (a credentials file) read and its values written into svc.toml.
-  it.fails('a lobu.toml that is a symlink to a file outside the project is not read', async () => {
+  it('a lobu.toml that is a symlink to a file outside the project is not read', async () => {
     const { dir, parent } = await lobu({});
     await mkdir(dir);
     const outside = join(parent, 'credentials.toml');
@@ -103,7 +104,7 @@ describe('svc import lobu: writes outside --out, reads outside the Lobu project'
   });
 
   // User loses: files of any folder outside the project (../../.config/...) read, their values printed.
-  it.fails('memory.connectors outside the project is not read', async () => {
+  it('memory.connectors outside the project is not read', async () => {
     const { dir, parent } = await lobu({
       'lobu.toml': `${AGENT}[memory]\nconnectors = "../outside"\n`,
     });
@@ -118,7 +119,7 @@ describe('svc import lobu: writes outside --out, reads outside the Lobu project'
   });
 
   // User loses: the names in a private folder outside the project (a symlinked skills/) printed in the report.
-  it.fails('a skills/ folder that links outside the project is not listed', async () => {
+  it('a skills/ folder that links outside the project is not listed', async () => {
     const { dir, parent } = await lobu({ 'lobu.toml': AGENT, 'agents/bot/IDENTITY.md': 'hi' });
     await mkdir(join(parent, 'private', 'acme-merger-plan'), { recursive: true });
     await symlink(join(parent, 'private'), join(dir, 'agents/bot/skills'));
@@ -222,7 +223,7 @@ describe('svc import lobu: injection into the written files', () => {
   });
 
   // User loses: running the printed "To do" command runs the project author's shell payload.
-  it.fails('no printed step command runs a payload from lobu.toml or the connectors folder', async () => {
+  it('no printed step command runs a payload from lobu.toml or the connectors folder', async () => {
     const { dir, parent } = await lobu({
       'lobu.toml': `${AGENT}[agents.bot.skills.mcp.x]\ncommand = "npx;touch\${IFS}pwned-mcp"\n[memory]\norg = "acme; touch pwned-org"\nconnectors = "connectors"\n`,
       'connectors/c.yaml': dedent(`
@@ -257,7 +258,7 @@ describe('svc import lobu: injection into the written files', () => {
 
 describe('svc import lobu: secrets', () => {
   // User loses: two agents' bots silently share one token (and one webhook secret): the report asks for it once.
-  it.fails('variables the import names never collide across agents (a-b + "c" vs a + "b-c")', async () => {
+  it('variables the import names never collide across agents (a-b + "c" vs a + "b-c")', async () => {
     const { dir } = await lobu({
       'lobu.toml': dedent(`
         [agents.a-b]
@@ -277,7 +278,7 @@ describe('svc import lobu: secrets', () => {
   });
 
   // User loses: an API key / database password written as a literal under an env or header name the regex misses (OPENAI_KEY, DATABASE_URL, Cookie), copied into svc.toml.
-  it.fails('MCP env and header literals are never copied, whatever their names', async () => {
+  it('MCP env and header literals are never copied, whatever their names', async () => {
     const { dir } = await lobu({
       'lobu.toml': dedent(`
         [agents.bot]
@@ -293,7 +294,7 @@ describe('svc import lobu: secrets', () => {
   });
 
   // User loses: credentials embedded in an MCP url (user:pass@, ?api_key=) or args (--token=...) copied into svc.toml.
-  it.fails('credentials inside an MCP url or args are never copied', async () => {
+  it('credentials inside an MCP url or args are never copied', async () => {
     const { dir } = await lobu({
       'lobu.toml': dedent(`
         [agents.bot]
@@ -308,7 +309,7 @@ describe('svc import lobu: secrets', () => {
   });
 
   // User loses: a connection's database password or access key printed in the report (terminal, CI logs, --json).
-  it.fails('connection config values that are credentials are never printed (connection_string, key)', async () => {
+  it('connection config values that are credentials are never printed (connection_string, key)', async () => {
     const { dir } = await lobu({
       'lobu.toml': `${AGENT}[memory]\nconnectors = "connectors"\n`,
       'connectors/c.yaml': dedent(`
@@ -357,7 +358,7 @@ describe('svc import lobu: secrets', () => {
 
 describe('svc import lobu: denial of service and crashes', () => {
   // User loses: the import dies with a stack trace on a 9-line YAML file (billion laughs) in models/.
-  it.fails('a YAML alias bomb in models/ is a clear error, not a crash', async () => {
+  it('a YAML alias bomb in models/ is a clear error, not a crash', async () => {
     const bomb = [
       'a: &a ["x","x","x","x","x","x","x","x","x"]',
       ...'bcdefg'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefg'[i]}`).join(',')}]`),
@@ -369,7 +370,7 @@ describe('svc import lobu: denial of service and crashes', () => {
   });
 
   // User loses: the same crash from a YAML alias bomb in the connectors folder.
-  it.fails('a YAML alias bomb in the connectors folder is a clear error, not a crash', async () => {
+  it('a YAML alias bomb in the connectors folder is a clear error, not a crash', async () => {
     const bomb = [
       'a: &a ["x","x","x","x","x","x","x","x","x"]',
       ...'bcdefg'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefg'[i]}`).join(',')}]`),
@@ -385,14 +386,14 @@ describe('svc import lobu: denial of service and crashes', () => {
   });
 
   // User loses: a stack trace (ENOTDIR) instead of "memory.models is not a folder".
-  it.fails('memory.models naming a file is a clear error, not a crash', async () => {
+  it('memory.models naming a file is a clear error, not a crash', async () => {
     const { dir } = await lobu({ 'lobu.toml': `${AGENT}[memory]\nmodels = "lobu.toml"\n` });
     const run = await runImport({ dir });
     expect([0, 1, 2]).toContain(run.code);
   });
 
   // User loses: a stack trace (ENOTDIR) and a half-written --out instead of a clear refusal.
-  it.fails('an --out that is a file is refused with exit 1', async () => {
+  it('an --out that is a file is refused with exit 1', async () => {
     const { dir } = await lobu({ 'lobu.toml': AGENT, 'agents/bot/IDENTITY.md': 'hi' });
     await writeFile(`${dir}-file`, 'x');
     const run = await runImport({ dir, out: `${dir}-file` });
@@ -400,7 +401,7 @@ describe('svc import lobu: denial of service and crashes', () => {
   });
 
   // User loses: a stack trace, and agents/*.md written before it, when --out holds a file named agents or models.
-  it.fails('--force into an --out holding a file where a folder goes: exit 1, nothing written', async () => {
+  it('--force into an --out holding a file where a folder goes: exit 1, nothing written', async () => {
     const { dir } = await lobu({
       'lobu.toml': AGENT,
       'agents/bot/IDENTITY.md': 'hi',
@@ -414,7 +415,7 @@ describe('svc import lobu: denial of service and crashes', () => {
   });
 
   // User loses: a stack trace (ENOENT) when --out is a dangling symlink (and a write outside once its target exists).
-  it.fails('an --out that is a dangling symlink is refused with exit 1', async () => {
+  it('an --out that is a dangling symlink is refused with exit 1', async () => {
     const { dir, parent } = await lobu({ 'lobu.toml': AGENT });
     await symlink(join(parent, 'nowhere'), `${dir}-svc`);
     const run = await runImport({ dir });
@@ -422,7 +423,7 @@ describe('svc import lobu: denial of service and crashes', () => {
   });
 
   // User loses: the import hangs forever on a project (tarball, zip) whose IDENTITY.md is a FIFO.
-  it.fails('an IDENTITY.md that is a FIFO does not hang the import', async () => {
+  it('an IDENTITY.md that is a FIFO does not hang the import', async () => {
     const { dir } = await lobu({ 'lobu.toml': AGENT });
     await mkdir(join(dir, 'agents/bot'), { recursive: true });
     const fifo = join(dir, 'agents/bot/IDENTITY.md');
@@ -440,7 +441,7 @@ describe('svc import lobu: denial of service and crashes', () => {
   });
 
   // User loses: minutes of CPU (quadratic: 100k keys took 79 s) on a lobu.toml of unknown keys.
-  it.fails('a lobu.toml with 40k keys converts in seconds', { timeout: 120_000 }, async () => {
+  it('a lobu.toml with 40k keys converts in seconds', { timeout: 120_000 }, async () => {
     let source = AGENT;
     for (let i = 0; i < 40_000; i++) source += `k${i} = 1\n`;
     const { dir } = await lobu({ 'lobu.toml': source });
@@ -450,7 +451,7 @@ describe('svc import lobu: denial of service and crashes', () => {
   });
 
   // User loses: minutes of CPU on one watcher query (ReDoS: 350 kB of "a order by" took 20 s, quadratic).
-  it.fails('translateQuery is linear: a 130 kB query of "order by" returns at once', {
+  it('translateQuery is linear: a 130 kB query of "order by" returns at once', {
     timeout: 60_000,
   }, () => {
     const query = `select * from events where ${'a order by '.repeat(12_000)}!`;
@@ -460,11 +461,23 @@ describe('svc import lobu: denial of service and crashes', () => {
   });
 
   // User loses: a stack trace (RangeError: Invalid string length) on a 600 MB (sparse) models/x.yaml.
-  it.fails('a model file too large to read is a clear error, not a crash', { timeout: 60_000 }, async () => {
+  it('a model file too large to read is a clear error, not a crash', { timeout: 60_000 }, async () => {
     const { dir } = await lobu({ 'lobu.toml': AGENT, 'models/a.yaml': '' });
     await truncate(join(dir, 'models/a.yaml'), 600 * 1024 * 1024);
     const run = await runImport({ dir });
     expect([0, 1, 2]).toContain(run.code);
+  });
+
+  // User loses: an IDENTITY.md over the size cap left out of svc with no word in the report.
+  it('an IDENTITY.md too large to read is a clear error naming it, and nothing is written', {
+    timeout: 60_000,
+  }, async () => {
+    const { dir } = await lobu({ 'lobu.toml': AGENT, 'agents/bot/IDENTITY.md': '' });
+    await truncate(join(dir, 'agents/bot/IDENTITY.md'), 600 * 1024 * 1024);
+    const run = await runImport({ dir });
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(/agents\/bot\/IDENTITY\.md: 600 MB, more than the 10 MB/);
+    expect(existsSync(`${dir}-svc`)).toBe(false);
   });
 
   it('deeply nested TOML is one invalid-TOML error; deeply nested YAML finishes', async () => {
