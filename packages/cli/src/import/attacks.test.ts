@@ -1,6 +1,17 @@
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, constants as fsConstants } from 'node:fs';
-import { chmod, lstat, mkdir, open, readdir, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  link,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  symlink,
+  truncate,
+  writeFile,
+} from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadProject } from '../project/load.js';
@@ -46,6 +57,19 @@ describe('svc import lobu: writes outside --out, reads outside the Lobu project'
     await mkdir(`${dir}-svc`);
     await symlink(victim, join(`${dir}-svc`, 'svc.toml'));
     await runImport({ dir, force: true }).catch(() => undefined);
+    expect(await readFile(victim, 'utf8')).toBe('precious');
+  });
+
+  // User loses: the file a hard link in --out shares its content with (a link git cannot ship, a tarball can).
+  it('--force never writes a file of --out that has other hard links', async () => {
+    const { dir, parent } = await lobu({ 'lobu.toml': AGENT });
+    const victim = join(parent, 'victim.txt');
+    await writeFile(victim, 'precious');
+    await mkdir(`${dir}-svc`);
+    await link(victim, join(`${dir}-svc`, 'svc.toml'));
+    const run = await runImport({ dir, force: true });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain('svc.toml has other hard links');
     expect(await readFile(victim, 'utf8')).toBe('precious');
   });
 
