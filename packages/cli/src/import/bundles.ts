@@ -16,6 +16,7 @@ import {
 } from '@svc/core';
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { isTable } from '../project/shape.js';
+import { ImportError } from './lobu-toml.js';
 import type { ImportReport } from './report.js';
 import { translateQuery } from './sql-sources.js';
 
@@ -177,7 +178,15 @@ function readFile(file: LobuModelFile, report: ImportReport): Item[] {
       );
       continue;
     }
-    const data: unknown = doc.toJS();
+    let data: unknown;
+    try {
+      data = doc.toJS();
+    } catch (error) {
+      // yaml refuses more aliases than maxAliasCount (a "billion laughs" file): an error, not a crash.
+      throw new ImportError(
+        `${lineOf([])}: not read: ${(error as Error).message.split('\n')[0]}; expand the aliases or remove the file`,
+      );
+    }
     if (data === null || data === undefined) continue;
     if (!isTable(data)) {
       report.dropped(lineOf([]), file.display, 'not a mapping');

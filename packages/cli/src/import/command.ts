@@ -9,6 +9,7 @@ import { formatProblem, ProjectError, type ProjectProblem } from '../project/pro
 import { convertLobuProject } from './convert.js';
 import { ImportError } from './lobu-toml.js';
 import { formatReport } from './report.js';
+import { shellWord } from './shell.js';
 import { writeFiles } from './write.js';
 
 export interface ImportFlags {
@@ -77,7 +78,7 @@ export async function importLobu(flags: ImportFlags, io: ImportIo): Promise<numb
       for (const p of problems) io.out(`  ${formatProblem(p)}`);
     } else {
       io.out('');
-      io.out(`Then: svc apply --dir ${out}`);
+      io.out(`Then: svc apply --dir ${shellWord(out)}`);
     }
   }
   return problems.length > 0 ? 2 : 0;

@@ -4,8 +4,8 @@
  * whole conversion has succeeded.
  */
 
-import { readdir, readFile, realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { readdir, realpath } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
 import { ID_PATTERN } from '@svc/core';
 import { stringify as toToml } from 'smol-toml';
 import { stringify as toYaml } from 'yaml';
@@ -15,6 +15,7 @@ import { dotted, ImportError, LOBU_TOML, type LobuAgent, readLobuToml } from './
 import { connectorSteps, convertMemory } from './memory.js';
 import { convertPlatforms } from './platforms.js';
 import { convertProviders } from './providers.js';
+import { folderInside, readInside, SKIPPED_WHY } from './read.js';
 import { ImportReport } from './report.js';
 import { convertSchedules, type SvcWatcher } from './schedules.js';
 import { convertSettings } from './settings.js';
@@ -50,16 +51,19 @@ const AGENT_KEYS = [
 const SCHEDULES_BUNDLE = 'models/lobu-schedules.yaml';
 
 export async function convertLobuProject(lobuDir: string, outForSteps: string): Promise<Converted> {
-  const source = await readFile(join(lobuDir, LOBU_TOML), 'utf8').catch(() => null);
-  if (source === null)
+  const root = await realpath(lobuDir).catch(() => null);
+  const read = root === null ? null : await readInside(root, LOBU_TOML);
+  if (read === null || root === null)
     throw new ImportError(`no ${LOBU_TOML} in ${resolve(lobuDir)} (--dir names the Lobu project)`);
+  if ('skipped' in read)
+    throw new ImportError(`${LOBU_TOML}: ${SKIPPED_WHY[read.skipped]}; copy the real file into the project`);
+  const source = read.text;
   const lobu = readLobuToml(source);
   const report = new ImportReport();
   const { at } = lobu;
   const files = new Map<string, string>();
   const agents: Record<string, Record<string, unknown>> = {};
   const watchers: SvcWatcher[] = [];
-  const root = await realpath(lobuDir);
   const multiAgent = lobu.agents.length > 1;
 
   for (const agent of lobu.agents) {
@@ -127,7 +131,8 @@ export async function convertLobuProject(lobuDir: string, outForSteps: string): 
   }
 
   const memory = convertMemory(lobu.memory, outForSteps, report, at);
-  const modelFiles = memory.models === null ? [] : await listModels(root, memory.models, report);
+  const modelsAt = lobu.memory ? at([...lobu.memory.path, 'models']) : LOBU_TOML;
+  const modelFiles = memory.models === null ? [] : await listModels(root, memory.models, modelsAt, report);
   if (lobu.memory === null && modelFiles.length > 0) {
     report.translated(
       LOBU_TOML,
@@ -145,7 +150,8 @@ export async function convertLobuProject(lobuDir: string, outForSteps: string): 
     agentIds,
     report,
   );
-  if (memory.connectors) await connectorSteps(root, memory.connectors, report);
+  if (memory.connectors)
+    await connectorSteps(root, memory.connectors, at([...(lobu.memory?.path ?? []), 'connectors']), report);
 
   const header = '# Written by `svc import lobu`; its report lists every Lobu key and what became of it.\n\n';
   for (const [path, bundle] of bundles) {
@@ -169,15 +175,18 @@ async function agentFiles(
 ): Promise<[string, string][]> {
   const dirPath = [...agent.base, 'dir'];
   const written = typeof agent.raw.dir === 'string' ? agent.raw.dir : `agents/${agent.id}`;
-  const dir = await inside(root, written);
-  if (dir === null) {
+  const found = await folderInside(root, written);
+  if (found === null || 'skipped' in found) {
     report.dropped(
       at(dirPath),
       dotted(dirPath),
-      `the folder "${written}" is not inside the Lobu project; nothing was read from it`,
+      found === null
+        ? `the folder "${written}" is not there`
+        : `the folder "${written}": ${SKIPPED_WHY[found.skipped]}`,
     );
     return [];
   }
+  const dir = found.path;
   if (agent.raw.dir !== undefined)
     report.translated(
       at(dirPath),
@@ -187,14 +196,25 @@ async function agentFiles(
     );
   const out: [string, string][] = [];
   for (const name of TEXT_SETTINGS) {
-    const file = await inside(root, join(relative(root, dir), name));
-    const text = file === null ? null : await readFile(file, 'utf8').catch(() => null);
-    if (text !== null) {
-      out.push([name, text]);
-      report.translated(`${relative(root, join(dir, name)) || name}:1`, name, `agents/${agent.id}/${name}`);
+    const shown = relative(root, join(dir, name)) || name;
+    const read = await readInside(root, join(relative(root, dir), name));
+    if (read === null) continue;
+    if ('skipped' in read) {
+      report.dropped(`${shown}:1`, name, SKIPPED_WHY[read.skipped]);
+      continue;
     }
+    out.push([name, read.text]);
+    report.translated(`${shown}:1`, name, `agents/${agent.id}/${name}`);
   }
-  const skills = await readdir(join(dir, 'skills'), { withFileTypes: true }).catch(() => []);
+  // A skills/ folder linking elsewhere would list a private folder's names in the report.
+  const skillsDir = await folderInside(root, join(relative(root, dir), 'skills'));
+  if (skillsDir !== null && 'skipped' in skillsDir) {
+    report.dropped(`${relative(root, join(dir, 'skills'))}:1`, 'skills/', SKIPPED_WHY[skillsDir.skipped]);
+  }
+  const skills =
+    skillsDir !== null && 'path' in skillsDir
+      ? await readdir(skillsDir.path, { withFileTypes: true }).catch(() => [])
+      : [];
   for (const entry of skills) {
     // skills/<name>/SKILL.md, or skills/<name>.md as the first projects wrote them.
     const file = entry.isDirectory()
@@ -212,35 +232,40 @@ async function agentFiles(
   return out;
 }
 
-/** The real path of `path` (relative to `root`) when it exists inside root, links resolved; else null. */
-async function inside(root: string, path: string): Promise<string | null> {
-  if (isAbsolute(path)) return null;
-  const real = await realpath(resolve(root, path)).catch(() => null);
-  if (real === null) return null;
-  const rel = relative(root, real);
-  return rel.startsWith('..') || isAbsolute(rel) ? null : real;
-}
-
 /** Every YAML file under the models folder, sorted, as `models/<path>` in the svc project. */
-async function listModels(root: string, folder: string, report: ImportReport): Promise<LobuModelFile[]> {
-  const dir = await inside(root, folder);
-  if (dir === null) {
-    if (folder !== 'models')
-      report.dropped(LOBU_TOML, 'memory.models', `the folder "${folder}" is not inside the Lobu project`);
+async function listModels(
+  root: string,
+  folder: string,
+  where: string,
+  report: ImportReport,
+): Promise<LobuModelFile[]> {
+  const found = await folderInside(root, folder);
+  if (found === null) {
+    if (folder !== 'models') report.dropped(where, 'memory.models', `the folder "${folder}" is not there`);
     return [];
   }
+  if ('skipped' in found) {
+    if (found.skipped === 'not a folder')
+      throw new ImportError(
+        `${where}: memory.models = "${folder}" is a file, not a folder: name the folder of the model YAML files`,
+      );
+    report.dropped(where, 'memory.models', `the folder "${folder}": ${SKIPPED_WHY[found.skipped]}`);
+    return [];
+  }
+  const dir = found.path;
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   const out: LobuModelFile[] = [];
   for (const entry of entries) {
+    // Links are not followed (a link inside may name a file outside): Dirent describes the link.
     if (!entry.isFile() || !/\.ya?ml$/.test(entry.name)) continue;
     const full = join(entry.parentPath, entry.name);
-    const real = await inside(root, relative(root, full));
-    if (real === null) continue;
+    const read = await readInside(root, relative(root, full));
+    if (read === null || 'skipped' in read) continue;
     const rel = relative(dir, full);
     out.push({
       display: relative(root, full),
       out: `models/${rel.replace(/\.yml$/, '.yaml')}`,
-      source: await readFile(real, 'utf8'),
+      source: read.text,
     });
   }
   return out.sort((a, b) => a.out.localeCompare(b.out));

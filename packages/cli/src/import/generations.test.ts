@@ -171,7 +171,8 @@ describe('svc import lobu: the generations of lobu.toml', () => {
     expect(agent.provider_model_preferences).toEqual({ 'z-ai': { model: 'z-ai/glm-4.7' } });
     expect(agent.model_selection).toEqual({ mode: 'auto', providers: ['z-ai'] });
     expect(commands(run)).toContain(
-      'svc connection create github --name "GitHub — lobu-ai/lobu" --config repo_owner="lobu-ai" --config repo_name="lobu" --credential GITHUB_CLIENT_ID=GITHUB_CLIENT_ID --credential GITHUB_CLIENT_SECRET=GITHUB_CLIENT_SECRET',
+      // Values are POSIX shell words: single-quoted unless plain, so pasting runs nothing else.
+      "svc connection create github --name 'GitHub — lobu-ai/lobu' --config repo_owner=lobu-ai --config repo_name=lobu --credential GITHUB_CLIENT_ID=GITHUB_CLIENT_ID --credential GITHUB_CLIENT_SECRET=GITHUB_CLIENT_SECRET",
     );
     expect(commands(run)).toContain('SVC_PROVIDER_Z_AI_BASE_URL=https://api.z.ai/api/paas/v4 svc server');
     expect(entry(run, 'skill crm-ops')?.outcome).toBe('dropped');

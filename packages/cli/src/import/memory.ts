@@ -4,14 +4,16 @@
  * (`svc link`), the connectors folder (`svc connector install`, `svc connection create`).
  */
 
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { isTable } from '../project/shape.js';
 import type { TomlPath } from '../project/toml-locator.js';
-import { dotted } from './lobu-toml.js';
-import type { ImportReport } from './report.js';
-import { holdsReference, looksSecret, variableName } from './secrets.js';
+import { dotted, ImportError } from './lobu-toml.js';
+import { folderInside, readInside, SKIPPED_WHY } from './read.js';
+import type { ImportReport, ImportStep } from './report.js';
+import { carriesCredential, mayBeCredential, wholeReference } from './secrets.js';
+import { shellWord, shellWordExpanding } from './shell.js';
 
 export interface MemoryPlan {
   /** The models folder relative to the Lobu project, or null when memory is off. */
@@ -71,7 +73,7 @@ export function convertMemory(
       report.step({
         kind: 'command',
         text: `Lobu's memory org was "${value}": create an org of that slug on the server (console, or POST /api/orgs as admin) and tie the project to it`,
-        command: `svc link --dir ${out} --org ${value}`,
+        command: `svc link --dir ${shellWord(out)} --org ${shellWord(value)}`,
       });
     } else if (key === 'connectors' && typeof value === 'string') {
       plan.connectors = value.replace(/^\.\//, '').replace(/\/+$/, '');
@@ -86,59 +88,104 @@ export function convertMemory(
 /**
  * The connectors folder (`*.connector.ts` sources and `type: connection` YAML) as the commands that
  * make the same connections in svc. Nothing here is written to the project: connections are the
- * org's, and their credentials are read from the environment by `svc connection create`.
+ * org's, and their credentials are read from the environment by `svc connection create`. Every
+ * value in a command is one quoted shell word, and no value that may be a credential is printed.
  */
-export async function connectorSteps(lobuDir: string, folder: string, report: ImportReport): Promise<void> {
-  const dir = join(lobuDir, folder);
-  let names: string[];
-  try {
-    names = (await readdir(dir)).sort();
-  } catch {
-    report.dropped(`lobu.toml`, `memory.connectors`, `the folder ${folder} is not there`);
+export async function connectorSteps(
+  root: string,
+  folder: string,
+  where: string,
+  report: ImportReport,
+): Promise<void> {
+  const found = await folderInside(root, folder);
+  if (found === null || 'skipped' in found) {
+    if (found?.skipped === 'not a folder')
+      throw new ImportError(
+        `${where}: memory.connectors = "${folder}" is a file, not a folder: name the folder of the connectors`,
+      );
+    const why = found === null ? 'is not there' : `: ${SKIPPED_WHY[found.skipped]}`;
+    report.dropped(where, 'memory.connectors', `the folder "${folder}" ${why}`);
     return;
   }
+  const names = (await readdir(found.path)).sort();
   for (const name of names) {
-    const path = join(dir, name);
-    const display = relative(lobuDir, path);
-    if (name.endsWith('.connector.ts') || (name.endsWith('.ts') && !name.endsWith('.d.ts'))) {
+    const path = join(found.path, name);
+    const display = relative(root, path);
+    const isSource = name.endsWith('.connector.ts') || (name.endsWith('.ts') && !name.endsWith('.d.ts'));
+    if (!isSource && !name.endsWith('.yaml') && !name.endsWith('.yml')) continue;
+    const read = await readInside(root, display);
+    if (read === null) continue;
+    if ('skipped' in read) {
+      report.dropped(`${display}:1`, display, SKIPPED_WHY[read.skipped]);
+      continue;
+    }
+    if (isSource) {
       report.step({
         kind: 'command',
         text: `install the connector ${display} (a file with relative imports is bundled into one module)`,
-        command: `svc connector install ${path}`,
+        command: `svc connector install ${shellWord(path)}`,
       });
-    } else if (name.endsWith('.yaml') || name.endsWith('.yml')) {
-      const credentials = new Map<string, Record<string, unknown>>();
-      const docs = parseAllDocuments(await readFile(path, 'utf8'));
-      const list = (Array.isArray(docs) ? docs : [docs]).map((d) => d.toJS() as unknown).filter(isTable);
-      for (const doc of list) {
-        if (doc.type === 'auth_profile' && typeof doc.slug === 'string' && isTable(doc.credentials))
-          credentials.set(doc.slug, doc.credentials);
-      }
-      for (const doc of list) {
-        if (doc.type !== 'connection' || typeof doc.connector !== 'string') continue;
-        const args = [`svc connection create ${doc.connector}`];
-        if (typeof doc.name === 'string') args.push(`--name ${JSON.stringify(doc.name)}`);
-        if (isTable(doc.config)) {
-          for (const [k, v] of Object.entries(doc.config)) {
-            // A credential written in the config is never printed: the command names a variable.
-            const value = looksSecret(k) && !holdsReference(String(v)) ? `$${variableName(k)}` : String(v);
-            args.push(`--config ${k}=${JSON.stringify(value)}`);
-          }
-        }
-        for (const profile of [doc.auth, doc.app_auth]) {
-          const creds = typeof profile === 'string' ? credentials.get(profile) : undefined;
-          for (const [field, value] of Object.entries(creds ?? {})) {
-            const variable =
-              typeof value === 'string' ? /^\$\{?([A-Z_][A-Z0-9_]*)\}?$/.exec(value)?.[1] : undefined;
-            args.push(`--credential ${field}=${variable ?? field}`);
-          }
-        }
-        report.step({
-          kind: 'command',
-          text: `Lobu connection "${String(doc.slug ?? doc.name)}" (${display}): install connector "${doc.connector}" (svc connector install <its .ts file>, or rss / code-host), then create it; each --credential names the environment variable holding the value`,
-          command: args.join(' '),
-        });
-      }
+    } else {
+      for (const step of connectionSteps(read.text, display, report)) report.step(step);
     }
   }
+}
+
+/** One `svc connection create` step per `type: connection` document of a connectors YAML file. */
+function connectionSteps(source: string, display: string, report: ImportReport): ImportStep[] {
+  const credentials = new Map<string, Record<string, unknown>>();
+  let list: Record<string, unknown>[];
+  try {
+    list = parseAllDocuments(source)
+      .map((d) => d.toJS() as unknown)
+      .filter(isTable);
+  } catch (error) {
+    // yaml refuses more aliases than maxAliasCount (an alias bomb): say so rather than crash.
+    throw new ImportError(`${display}: not read: ${(error as Error).message.split('\n')[0]}`);
+  }
+  for (const doc of list) {
+    if (doc.type === 'auth_profile' && typeof doc.slug === 'string' && isTable(doc.credentials))
+      credentials.set(doc.slug, doc.credentials);
+  }
+  const steps: ImportStep[] = [];
+  for (const doc of list) {
+    if (doc.type !== 'connection' || typeof doc.connector !== 'string') continue;
+    const slug = String(doc.slug ?? doc.name ?? doc.connector);
+    const args = ['svc connection create', shellWord(doc.connector)];
+    if (typeof doc.name === 'string') args.push(`--name ${shellWord(doc.name)}`);
+    if (isTable(doc.config)) {
+      for (const [k, v] of Object.entries(doc.config))
+        args.push(configArg(report, `${display} ${slug}`, slug, k, v));
+    }
+    for (const profile of [doc.auth, doc.app_auth]) {
+      const creds = typeof profile === 'string' ? credentials.get(profile) : undefined;
+      for (const [field, value] of Object.entries(creds ?? {})) {
+        const variable =
+          wholeReference(value) ?? report.variables.name(`auth_profile ${String(profile)}.${field}`, field);
+        args.push(`--credential ${shellWord(`${field}=${variable}`)}`);
+      }
+    }
+    steps.push({
+      kind: 'command',
+      text: `Lobu connection "${slug}" (${display}): install connector "${doc.connector}" (svc connector install <its .ts file>, or rss / code-host), then create it; each --credential names the environment variable holding the value`,
+      command: args.join(' '),
+    });
+  }
+  return steps;
+}
+
+/**
+ * `--config key=value`, or `--credential key=VARIABLE` when the value may be a credential (by its
+ * key, or a URL holding user info or a key): a credential is never printed, the user exports it.
+ */
+function configArg(report: ImportReport, owner: string, slug: string, key: string, value: unknown): string {
+  const reference = wholeReference(value);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (mayBeCredential(key) || (reference === null && carriesCredential(text))) {
+    const variable = reference ?? report.variables.name(`${owner}.${key}`, slug, key);
+    return `--credential ${shellWord(`${key}=${variable}`)}`;
+  }
+  // key:=JSON keeps a number or list what it was (svc connection create reads both spellings).
+  if (typeof value !== 'string') return `--config ${shellWord(`${key}:=${text}`)}`;
+  return `--config ${shellWord(`${key}=`)}${shellWordExpanding(value)}`;
 }

@@ -10,7 +10,7 @@ import { isTable } from '../project/shape.js';
 import type { TomlPath } from '../project/toml-locator.js';
 import { dotted, type LobuAgent } from './lobu-toml.js';
 import type { ImportReport } from './report.js';
-import { variableName, wholeReference } from './secrets.js';
+import { wholeReference } from './secrets.js';
 
 export interface SvcPlatform {
   type: 'team_chat' | 'messenger';
@@ -121,7 +121,8 @@ export function convertPlatforms(
     report.translated(at([...entry.path, 'type']), `${here}.type`, `${svcPath}.type`, `"${type}"`);
     const platform: SvcPlatform = { type, config: {} };
     let name = typeof entry.name === 'string' && entry.name !== '' ? entry.name : undefined;
-    // Variables the import names: per agent when there are several, per platform name when written.
+    // Variables the import names: per agent when there are several, per platform name when written;
+    // report.variables keeps two (agent, platform) pairs from meeting on one name.
     const prefix = [ctx.multiAgent ? agent.id : '', name ?? ''];
     if (name !== undefined) {
       report.kept(at([...entry.path, 'name']), `${here}.name`, `${svcPath}.name`);
@@ -164,7 +165,7 @@ export function convertPlatforms(
         platform.config[svcKey] = value;
         report.translated(at(keyPath), dotted(keyPath), target);
       } else {
-        const variable = variableName(...prefix, spec.variable);
+        const variable = report.variables.name(`${here}.${svcKey}`, ...prefix, spec.variable);
         platform.config[svcKey] = `$${variable}`;
         report.translated(
           at(keyPath),
@@ -177,7 +178,7 @@ export function convertPlatforms(
     }
     for (const spec of needed) {
       if (platform.config[spec.key] !== undefined) continue;
-      const variable = variableName(...prefix, spec.variable);
+      const variable = report.variables.name(`${here}.${spec.key}`, ...prefix, spec.variable);
       platform.config[spec.key] = `$${variable}`;
       report.add(
         'added',

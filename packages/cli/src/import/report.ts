@@ -3,6 +3,8 @@
  * and references, never values: a Lobu project may hold a secret written as a literal.
  */
 
+import { VariableNames } from './secrets.js';
+
 export type Outcome = 'translated' | 'kept' | 'dropped' | 'added';
 
 export interface ImportEntry {
@@ -27,11 +29,18 @@ export interface ImportStep {
 export class ImportReport {
   readonly entries: ImportEntry[] = [];
   readonly steps: ImportStep[] = [];
+  /** The variables the import names, unique per owner. */
+  readonly variables = new VariableNames();
+  // Sets, not searches of the lists: a lobu.toml of 100k keys is 100k entries.
+  private readonly entryKeys = new Set<string>();
+  private readonly stepKeys = new Set<string>();
+  private readonly commands = new Set<string>();
 
   add(outcome: Outcome, at: string, lobu: string, svc?: string, why?: string): void {
     // Two schedules falling back on one default channel say the same thing once.
-    if (this.entries.some((e) => e.outcome === outcome && e.at === at && e.lobu === lobu && e.why === why))
-      return;
+    const key = JSON.stringify([outcome, at, lobu, why]);
+    if (this.entryKeys.has(key)) return;
+    this.entryKeys.add(key);
     this.entries.push({
       outcome,
       at,
@@ -55,14 +64,18 @@ export class ImportReport {
 
   /** One step per distinct text: five platforms naming one variable ask for it once. */
   step(step: ImportStep): void {
-    if (!this.steps.some((s) => s.text === step.text && s.command === step.command)) this.steps.push(step);
+    const key = JSON.stringify([step.text, step.command]);
+    if (this.stepKeys.has(key)) return;
+    this.stepKeys.add(key);
+    if (step.command !== undefined) this.commands.add(step.command);
+    this.steps.push(step);
   }
 
   /** `svc secrets set NAME`, once per name, saying where the reference is written. */
   secret(name: string, why: string): void {
     const command = `svc secrets set ${name}`;
-    if (this.steps.some((s) => s.command === command)) return;
-    this.steps.push({ kind: 'secret', text: `${name}: ${why}`, command });
+    if (this.commands.has(command)) return;
+    this.step({ kind: 'secret', text: `${name}: ${why}`, command });
   }
 }
 

@@ -11,6 +11,7 @@ import type { TomlPath } from '../project/toml-locator.js';
 import { dotted, type LobuAgent } from './lobu-toml.js';
 import type { ImportReport } from './report.js';
 import { wholeReference } from './secrets.js';
+import { shellWord } from './shell.js';
 
 export type SvcWatcher = Record<string, unknown> & { slug: string; agent: string };
 
@@ -112,7 +113,7 @@ function schedule(
       report.step({
         kind: 'command',
         text: `schedule "${entry.id}" was turned off in Lobu: pause its watcher once applied`,
-        command: `svc watchers pause ${entry.id}`,
+        command: `svc watchers pause ${shellWord(String(entry.id))}`,
       });
     } else if (key === 'enabled') {
     } else {

@@ -27,3 +27,48 @@ export function variableName(...parts: string[]): string {
 /** Names of keys whose values are credentials: a literal there is a secret, never copied. */
 export const looksSecret = (key: string): boolean =>
   /(token|secret|password|passwd|api[_-]?key|apikey|authorization|credential|private)/i.test(key);
+
+/**
+ * Names that may carry a credential, wider than `looksSecret` for where a miss prints or copies
+ * one: a connection's `key`, `dsn` or `connection_string`, a `--password` flag, an `X-Auth` or
+ * `Cookie` header, a `sig` query parameter.
+ */
+export const mayBeCredential = (name: string): boolean =>
+  looksSecret(name) ||
+  /(^|[^a-z])(keys?|dsn|pass|pwd|passphrase|auth|cookie|session|sig|signature|connection(_?string)?|conn_?str)([^a-z]|$)/i.test(
+    name,
+  );
+
+/** A URL's query parameters that may carry a credential, by name. */
+export function credentialParams(url: URL): string[] {
+  return [...new Set(url.searchParams.keys())].filter(mayBeCredential);
+}
+
+/** True when a value holds a URL with user info (`user:pass@`) or a credential-looking query parameter. */
+export function carriesCredential(value: string): boolean {
+  for (const match of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi)) {
+    if (/^[^/?#]*@/.test(match[0].replace(/^[^:]+:\/\//, ''))) return true;
+    const url = URL.canParse(match[0]) ? new URL(match[0]) : null;
+    if (url && credentialParams(url).length > 0) return true;
+  }
+  return false;
+}
+
+/**
+ * Variables the import names, each for one owner (a platform key, an MCP value): names made by
+ * joining ids (`a-b` + `c`, `a` + `b-c`) can meet, and a second owner then gets `_2`, `_3`, so two
+ * bots never silently share one token.
+ */
+export class VariableNames {
+  private readonly owners = new Map<string, string>();
+
+  name(owner: string, ...parts: string[]): string {
+    const base = variableName(...parts);
+    for (let n = 1; ; n++) {
+      const candidate = n === 1 ? base : `${base}_${n}`;
+      const taken = this.owners.get(candidate);
+      if (taken === undefined) this.owners.set(candidate, owner);
+      if (taken === undefined || taken === owner) return candidate;
+    }
+  }
+}

@@ -9,7 +9,8 @@ import { isTable } from '../project/shape.js';
 import type { TomlPath } from '../project/toml-locator.js';
 import { dotted, type LobuAgent } from './lobu-toml.js';
 import type { ImportReport } from './report.js';
-import { holdsReference, looksSecret, variableName } from './secrets.js';
+import { credentialParams, holdsReference, mayBeCredential } from './secrets.js';
+import { shellWord } from './shell.js';
 
 export interface SvcSettings {
   pre_approved_tools?: string[];
@@ -109,6 +110,11 @@ function mcp(ctx: Ctx, settings: SvcSettings, id: string, raw: unknown, path: To
       // TOML puts a key written after [agents.x.skills.mcp.y] into that table, as Lobu's own
       // examples did: it is the agent's.
       ctx.misnested.push({ key, value, path: keyPath });
+    } else if (key === 'url' && typeof value === 'string') {
+      server.url = urlWithoutCredentials(ctx, id, value, keyPath, `${svcPath}.url`);
+    } else if (key === 'args' && Array.isArray(value)) {
+      server.args = argsWithoutCredentials(ctx, id, value, keyPath);
+      report.kept(at(keyPath), dotted(keyPath), `${svcPath}.args`);
     } else if (MCP_KEPT.includes(key)) {
       server[key] = isTable(value) ? secretFree(ctx, value, keyPath, `${svcPath}.${key}`, [id, key]) : value;
       report.kept(at(keyPath), dotted(keyPath), `${svcPath}.${key}`);
@@ -147,14 +153,16 @@ function mcp(ctx: Ctx, settings: SvcSettings, id: string, raw: unknown, path: To
     report.step({
       kind: 'note',
       text: `MCP server "${id}" runs a command: svc's server runs only the commands SVC_MCP_COMMANDS lists`,
-      command: `SVC_MCP_COMMANDS=${server.command} svc server`,
+      command: `SVC_MCP_COMMANDS=${shellWord(server.command)} svc server`,
     });
   }
 }
 
 /**
- * A table of headers, env or oauth values with every literal credential replaced by a reference
- * to a variable the report names: the value itself is never copied.
+ * A table of headers, env or oauth values with every literal replaced by a reference to a variable
+ * the report names: the value itself is never copied. Every literal, not only those whose names look
+ * secret: `OPENAI_KEY`, `DATABASE_URL` or `Cookie` hold credentials under names no pattern knows.
+ * A value already holding a reference (`Bearer $TOKEN`) is kept.
  */
 function secretFree(
   ctx: Ctx,
@@ -165,10 +173,10 @@ function secretFree(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(table)) {
-    if (typeof value === 'string' && looksSecret(key) && !holdsReference(value)) {
-      const variable = variableName(ctx.agent.id, ...name, key);
-      out[key] = `$${variable}`;
+    if (typeof value === 'string' && !holdsReference(value)) {
       const p = [...path, key];
+      const variable = ctx.report.variables.name(dotted(p), ctx.agent.id, ...name, key);
+      out[key] = `$${variable}`;
       ctx.report.translated(
         ctx.at(p),
         dotted(p),
@@ -182,6 +190,81 @@ function secretFree(
         for (const m of value.matchAll(/\$\{?([A-Z_][A-Z0-9_]*)\}?/g))
           ctx.report.secret(m[1] as string, `${svcPath}.${key} references it`);
     }
+  }
+  return out;
+}
+
+/**
+ * The URL without user info (`user:pass@`) or credential-looking query parameters (`api_key=`):
+ * svc reads references in headers, env and oauth only, so they cannot stay as references; a step
+ * says where the credential goes instead.
+ */
+function urlWithoutCredentials(ctx: Ctx, id: string, value: string, path: TomlPath, svcPath: string): string {
+  const url = URL.canParse(value) ? new URL(value) : null;
+  const params = url ? credentialParams(url) : [];
+  if (url === null || (url.username === '' && url.password === '' && params.length === 0)) {
+    ctx.report.kept(ctx.at(path), dotted(path), svcPath);
+    return value;
+  }
+  const what = [
+    ...(url.username !== '' || url.password !== '' ? ['user info (user:password@)'] : []),
+    ...params.map((p) => `the query parameter ${p}`),
+  ].join(', ');
+  url.username = '';
+  url.password = '';
+  for (const p of params) url.searchParams.delete(p);
+  ctx.report.translated(
+    ctx.at(path),
+    dotted(path),
+    svcPath,
+    `its credentials (${what}) were not copied: the URL is written without them`,
+  );
+  ctx.report.step({
+    kind: 'note',
+    text:
+      `MCP server "${id}": its url in Lobu carried credentials (${what}), not copied. If the server ` +
+      `takes them as a header, add one to ${svcPath.replace(/\.url$/, '.headers')} (e.g. Authorization = "Bearer $NAME") and svc secrets set NAME`,
+  });
+  return url.toString();
+}
+
+/** `--token=x`, `--password x` and the like: a credential flag with its value. */
+const CREDENTIAL_FLAG = /^--?([A-Za-z0-9_.-]+)(=.*)?$/s;
+/** Values shaped like well-known keys, whatever flag they follow. */
+const KEY_SHAPED = /^(sk-|ghp_|gho_|ghs_|github_pat_|xox[abpr]-|glpat-|AKIA[0-9A-Z]{12})/;
+
+/**
+ * Args without the credentials they carry: svc reads no reference in args, so a credential flag
+ * (and its value) is left out and a step says to pass it through env instead.
+ */
+function argsWithoutCredentials(ctx: Ctx, id: string, args: unknown[], path: TomlPath): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const flag = typeof arg === 'string' ? CREDENTIAL_FLAG.exec(arg) : null;
+    const credentialFlag = flag !== null && mayBeCredential(flag[1] as string);
+    const next = args[i + 1];
+    // `--token value`: the next argument is the value, unless it is another flag.
+    const withValue =
+      credentialFlag && flag[2] === undefined && typeof next === 'string' && !next.startsWith('-');
+    if (!credentialFlag && !(typeof arg === 'string' && KEY_SHAPED.test(arg))) {
+      out.push(arg);
+      continue;
+    }
+    const p = [...path, i];
+    ctx.report.dropped(
+      ctx.at(p),
+      dotted(p),
+      'looks like a credential (a key-shaped value, or a --token/--key/--password-like flag): not copied',
+    );
+    ctx.report.step({
+      kind: 'note',
+      text:
+        `MCP server "${id}": ${dotted(p)}${withValue ? ' and the value after it' : ''} looked like a credential and ` +
+        'was left out of args (svc reads ' +
+        'no reference there). If the server reads it from its environment, add env = { NAME = "$NAME" } and svc secrets set NAME',
+    });
+    if (withValue) i++;
   }
   return out;
 }
