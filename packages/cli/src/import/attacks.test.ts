@@ -525,3 +525,21 @@ describe('svc import lobu: denial of service and crashes', () => {
     expect((await lstat(`${dir}-svc/models`)).isDirectory()).toBe(true);
   });
 });
+
+describe('svc import lobu: what reaches the terminal', () => {
+  it('shows control characters of the project escaped, never as terminal sequences, and keeps them in --json', async () => {
+    // A user reading the report would see a cleared screen or a forged line instead of what the
+    // project holds.
+    const hostile = 'bot\u001b[2J\u001b[1;1Hall clear\u009b31m';
+    const { dir } = await lobu({
+      'lobu.toml': `[agents.bot]\nname = ${JSON.stringify(hostile)}\n[agents.bot."weird\\u001bkey"]\nx = 1\n`,
+    });
+    const text = await runImport({ dir });
+    expect(text.code, text.err).not.toBe(1);
+    expect(`${text.out}\n${text.err}`).not.toMatch(/[\u001b\u009b]/);
+    expect(text.out).toContain('\\u{1b}');
+    const json = await runImport({ dir, json: true, force: true });
+    expect(json.out).not.toMatch(/[\u001b\u009b]/);
+    expect(JSON.stringify(json.json)).toContain('weird\\u001bkey');
+  });
+});

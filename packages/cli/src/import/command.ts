@@ -31,7 +31,8 @@ export function defaultOut(dir: string): string {
 }
 
 /** Exit codes: 0 written and loadable, 1 nothing written (the reason on stderr), 2 written but svc's loader has problems. */
-export async function importLobu(flags: ImportFlags, io: ImportIo): Promise<number> {
+export async function importLobu(flags: ImportFlags, terminal: ImportIo): Promise<number> {
+  const io = visibleIo(terminal, flags.json ?? false);
   const dir = flags.dir ?? '.';
   const out = flags.out ?? defaultOut(dir);
   let written: string[];
@@ -82,4 +83,20 @@ export async function importLobu(flags: ImportFlags, io: ImportIo): Promise<numb
     }
   }
   return problems.length > 0 ? 2 : 0;
+}
+
+/**
+ * Keys, names and paths come from the Lobu project, which may be hostile: a control character in
+ * one (an ESC or CSI sequence) must not reach the terminal as one, where it could rewrite what the
+ * report says. Shown escaped instead: `\u{1b}` in text; in `--json`, JSON's own `\u009b` for the
+ * C1 controls that JSON.stringify leaves as they are.
+ */
+function visibleIo(io: ImportIo, json: boolean): ImportIo {
+  const code = (c: string) => (c.codePointAt(0) ?? 0).toString(16);
+  const visible = (line: string) => line.replace(/\p{Cc}/gu, (c) => `\\u{${code(c)}}`);
+  const jsonVisible = (text: string) => text.replace(/[\u007f-\u009f]/g, (c) => `\\u00${code(c)}`);
+  return {
+    out: (line) => io.out(json ? jsonVisible(line) : visible(line)),
+    err: (line) => io.err(visible(line)),
+  };
 }
