@@ -349,6 +349,59 @@ describe('svc import lobu: secrets', () => {
     expect(await everything(dir)).not.toMatch(/LEAK\d/);
   });
 
+  // Found by review after the attack: a table of options was printed whole, whatever it held.
+  it('connection config values holding a credential inside a table, or shaped like a key, are never printed', async () => {
+    const { dir } = await lobu({
+      'lobu.toml': `${AGENT}[memory]\nconnectors = "connectors"\n`,
+      'connectors/c.yaml': dedent(`
+        type: connection
+        connector: rest
+        slug: api
+        config:
+          options: { api_key: "LEAK1-nested", retries: 3 }
+          headers: [{ Authorization: "Bearer LEAK2" }]
+          gh: "ghp_LEAK3xxxxxxxxxxxxxxxx"
+          region: eu-west-1
+      `),
+    });
+    const all = await everything(dir);
+    expect(all).not.toMatch(/LEAK\d/);
+    expect(all).toContain('region=eu-west-1');
+  });
+
+  it('a connectors YAML that does not parse stops the import, naming the file, rather than being half read', async () => {
+    const { dir } = await lobu({
+      'lobu.toml': `${AGENT}[memory]\nconnectors = "connectors"\n`,
+      'connectors/c.yaml':
+        'type: connection\nconnector: rss\nconfig: { url: "https://a.example/feed"\n  bad: [\n',
+    });
+    const run = await runImport({ dir });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain('connectors/c.yaml');
+    expect(run.err).toContain('not valid YAML');
+    expect(existsSync(`${dir}-svc`)).toBe(false);
+  });
+
+  it('names no variable svc keeps for the server (PG*, NODE_*, SVC_*) from an agent called pgbot', async () => {
+    const { dir } = await lobu({
+      'lobu.toml': dedent(`
+        [agents.pgbot]
+        [[agents.pgbot.platforms]]
+        type = "telegram"
+        config = { botToken = "123:LEAK" }
+        [agents.other]
+        [[agents.other.platforms]]
+        type = "telegram"
+        config = { botToken = "456:LEAK" }
+      `),
+    });
+    const run = await runImport({ dir, json: true });
+    expect(run.code, run.out + run.err).toBe(0);
+    const toml = await readFile(join(`${dir}-svc`, 'svc.toml'), 'utf8');
+    expect(toml).toContain('$LOBU_PGBOT_');
+    expect(toml).not.toMatch(/\$PGBOT_/);
+  });
+
   it('provider keys, bot tokens, Authorization headers, OAuth secrets, invalid TOML and refused schedules echo no value', async () => {
     const { dir } = await lobu({
       'lobu.toml': dedent(`

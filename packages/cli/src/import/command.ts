@@ -10,7 +10,7 @@ import { convertLobuProject } from './convert.js';
 import { ImportError } from './lobu-toml.js';
 import { formatReport } from './report.js';
 import { shellWord } from './shell.js';
-import { writeFiles } from './write.js';
+import { PartialWriteError, writeFiles } from './write.js';
 
 export interface ImportFlags {
   dir?: string;
@@ -30,7 +30,10 @@ export function defaultOut(dir: string): string {
   return join(dirname(full), `${basename(full)}-svc`);
 }
 
-/** Exit codes: 0 written and loadable, 1 nothing written (the reason on stderr), 2 written but svc's loader has problems. */
+/**
+ * Exit codes: 0 written and loadable, 1 nothing written (the reason on stderr) or, when the disk
+ * failed half-way, the files written named; 2 written but svc's loader has problems.
+ */
 export async function importLobu(flags: ImportFlags, terminal: ImportIo): Promise<number> {
   const io = visibleIo(terminal, flags.json ?? false);
   const dir = flags.dir ?? '.';
@@ -41,6 +44,10 @@ export async function importLobu(flags: ImportFlags, terminal: ImportIo): Promis
     converted = await convertLobuProject(dir, out);
     written = await writeFiles(dir, out, converted.files, flags.force ?? false);
   } catch (error) {
+    if (error instanceof PartialWriteError) {
+      io.err(`svc import lobu: ${error.message}`);
+      return 1;
+    }
     if (!(error instanceof ImportError)) throw error;
     io.err(`svc import lobu: ${error.message}`);
     io.err('Nothing was written.');

@@ -12,7 +12,7 @@ import type { TomlPath } from '../project/toml-locator.js';
 import { dotted, ImportError } from './lobu-toml.js';
 import { folderInside, readInside, SKIPPED_WHY } from './read.js';
 import type { ImportReport, ImportStep } from './report.js';
-import { carriesCredential, mayBeCredential, wholeReference } from './secrets.js';
+import { holdsCredential, mayBeCredential, wholeReference } from './secrets.js';
 import { shellWord, shellWordExpanding } from './shell.js';
 
 export interface MemoryPlan {
@@ -136,10 +136,13 @@ function connectionSteps(source: string, display: string, report: ImportReport):
   const credentials = new Map<string, Record<string, unknown>>();
   let list: Record<string, unknown>[];
   try {
-    list = parseAllDocuments(source)
-      .map((d) => d.toJS() as unknown)
-      .filter(isTable);
+    const documents = parseAllDocuments(source);
+    // yaml hands back what it could read of a broken file: a value could land under another key.
+    const broken = documents.flatMap((d) => d.errors)[0];
+    if (broken) throw new ImportError(`${display}: not valid YAML: ${broken.message.split('\n')[0]}`);
+    list = documents.map((d) => d.toJS() as unknown).filter(isTable);
   } catch (error) {
+    if (error instanceof ImportError) throw error;
     // yaml refuses more aliases than maxAliasCount (an alias bomb): say so rather than crash.
     throw new ImportError(`${display}: not read: ${(error as Error).message.split('\n')[0]}`);
   }
@@ -181,7 +184,7 @@ function connectionSteps(source: string, display: string, report: ImportReport):
 function configArg(report: ImportReport, owner: string, slug: string, key: string, value: unknown): string {
   const reference = wholeReference(value);
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (mayBeCredential(key) || (reference === null && carriesCredential(text))) {
+  if (mayBeCredential(key) || (reference === null && holdsCredential(value))) {
     const variable = reference ?? report.variables.name(`${owner}.${key}`, slug, key);
     return `--credential ${shellWord(`${key}=${variable}`)}`;
   }

@@ -1,5 +1,7 @@
 /** Telling a Lobu reference (`$NAME`) from a value, and naming the variables the import adds. */
 
+import { isReservedSecretName } from '@svc/core';
+
 const WHOLE = /^\$(?:([A-Z_][A-Z0-9_]*)|\{([A-Z_][A-Z0-9_]*)\})$/;
 const INSIDE = /\$(?:[A-Z_][A-Z0-9_]*|\{[A-Z_][A-Z0-9_]*\})/;
 
@@ -44,6 +46,22 @@ export function credentialParams(url: URL): string[] {
   return [...new Set(url.searchParams.keys())].filter(mayBeCredential);
 }
 
+/** Values shaped like a provider's key or token, whatever the key they are written under. */
+export const KEY_SHAPED = /^(sk-|ghp_|gho_|ghs_|github_pat_|xox[abpr]-|glpat-|AKIA[0-9A-Z]{12})/;
+
+/**
+ * True when a value, or anything nested in it, may be a credential: a key that names one, a string
+ * shaped like a key, or a URL holding one. A table of options is judged by everything inside it,
+ * since it is printed whole.
+ */
+export function holdsCredential(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return KEY_SHAPED.test(value.trim()) || carriesCredential(value);
+  if (depth > 32 || value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(
+    ([k, v]) => (!Array.isArray(value) && mayBeCredential(k)) || holdsCredential(v, depth + 1),
+  );
+}
+
 /** True when a value holds a URL with user info (`user:pass@`) or a credential-looking query parameter. */
 export function carriesCredential(value: string): boolean {
   for (const match of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi)) {
@@ -63,7 +81,10 @@ export class VariableNames {
   private readonly owners = new Map<string, string>();
 
   name(owner: string, ...parts: string[]): string {
-    const base = variableName(...parts);
+    // An agent named `pgbot` or `node-helper` would give a name svc keeps for the server (PG*,
+    // NODE_*, SVC_*), which the project could not reference.
+    const joined = variableName(...parts);
+    const base = isReservedSecretName(joined) ? `LOBU_${joined}` : joined;
     for (let n = 1; ; n++) {
       const candidate = n === 1 ? base : `${base}_${n}`;
       const taken = this.owners.get(candidate);

@@ -9,7 +9,7 @@ import { isTable } from '../project/shape.js';
 import type { TomlPath } from '../project/toml-locator.js';
 import { dotted, type LobuAgent } from './lobu-toml.js';
 import type { ImportReport } from './report.js';
-import { credentialParams, holdsReference, mayBeCredential } from './secrets.js';
+import { credentialParams, holdsReference, KEY_SHAPED, mayBeCredential } from './secrets.js';
 import { shellWord } from './shell.js';
 
 export interface SvcSettings {
@@ -231,7 +231,6 @@ function urlWithoutCredentials(ctx: Ctx, id: string, value: string, path: TomlPa
 /** `--token=x`, `--password x` and the like: a credential flag with its value. */
 const CREDENTIAL_FLAG = /^--?([A-Za-z0-9_.-]+)(=.*)?$/s;
 /** Values shaped like well-known keys, whatever flag they follow. */
-const KEY_SHAPED = /^(sk-|ghp_|gho_|ghs_|github_pat_|xox[abpr]-|glpat-|AKIA[0-9A-Z]{12})/;
 
 /**
  * Args without the credentials they carry: svc reads no reference in args, so a credential flag

@@ -26,19 +26,41 @@ export async function writeFiles(
     );
   }
   const folders = await planWrites(target, out, [...files.keys()]);
-  await mkdir(target, { recursive: true });
-  for (const folder of folders) await mkdir(join(target, folder));
   const written: string[] = [];
-  for (const [path, content] of files) {
-    const handle = await open(join(target, path), WRITE_FLAGS, 0o644);
-    try {
-      await handle.writeFile(content);
-    } finally {
-      await handle.close();
+  try {
+    await mkdir(target, { recursive: true });
+    for (const folder of folders) await mkdir(join(target, folder));
+    for (const [path, content] of files) {
+      const handle = await open(join(target, path), WRITE_FLAGS, 0o644);
+      try {
+        await handle.writeFile(content);
+      } finally {
+        await handle.close();
+      }
+      written.push(path);
     }
-    written.push(path);
+  } catch (error) {
+    // Every check ran before the first write; what fails now is the disk (full, read-only, a
+    // permission): say what is already there rather than claim nothing was written.
+    throw new PartialWriteError(out, written, (error as Error).message);
   }
   return written;
+}
+
+/** A write that failed half-way, for a reason of the disk: the files already written are named. */
+export class PartialWriteError extends Error {
+  constructor(
+    readonly out: string,
+    readonly written: string[],
+    reason: string,
+  ) {
+    super(
+      `writing to ${out} failed (${reason}) after ${written.length} of the files` +
+        (written.length > 0 ? ` (${written.join(', ')})` : '') +
+        ': fix the cause, then run the import again with --force',
+    );
+    this.name = 'PartialWriteError';
+  }
 }
 
 const within = (parent: string, child: string): boolean => {
