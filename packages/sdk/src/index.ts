@@ -24,6 +24,7 @@ export * from './harness/index.js';
 export * from './http/index.js';
 export * from './identity/index.js';
 export * from './logging/index.js';
+export * from './openapi/index.js';
 export * from './records/types.js';
 export * from './runtime/connector.js';
 export { findConnector } from './runtime/find.js';
