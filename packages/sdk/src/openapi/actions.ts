@@ -9,7 +9,7 @@
 import { SCHEMA_LIMITS, schemaLimitProblems } from '../definition/json-schema.js';
 import type { ActionDefinition, ConnectorOpenApiConfig, JsonSchema } from '../definition/types.js';
 import { type OpenApiDocument, parseDescription } from './parse.js';
-import { inlineRefs } from './refs.js';
+import { followRefs, inlineRefs } from './refs.js';
 import { toJsonSchema } from './schema.js';
 import { securityOf } from './security.js';
 import { serverUrlOf } from './servers.js';
@@ -48,7 +48,8 @@ export function actionsFromOpenApi(description: unknown, config: OpenApiActionsC
 
   const paths = isObject(doc.paths) ? doc.paths : {};
   for (const [path, rawItem] of Object.entries(paths)) {
-    const item = inlineRefs(doc, rawItem, `paths.${path}`) as Json;
+    // Only the operations chosen are inlined: one left out may hold what would be refused.
+    const item = followRefs(doc, rawItem);
     if (!isObject(item)) continue;
     for (const method of METHODS) {
       const op = item[method];
@@ -102,7 +103,7 @@ const keyOf = (operationId: string) =>
     .slice(0, KEY_MAX) || 'operation';
 
 /** `get /pets/{petId}` -> `get_pets_petId`: the same for the same operation in every version. */
-const slugOf = (method: string, path: string) => keyOf(`${method}_${path.replace(/[{}]/g, '')}`);
+const slugOf = (method: string, path: string) => keyOf(`${method}${path.replace(/[{}]/g, '')}`);
 
 function uniqueKey(key: string, taken: Set<string>): string {
   if (!taken.has(key)) return key;
@@ -128,11 +129,12 @@ function buildOperation(
 ): { action: ActionDefinition; operation: OpenApiOperation } {
   const what = `${method.toUpperCase()} ${path}`;
   const resolved = inlineRefs(doc, op, what) as Json;
+  const itemParameters = inlineRefs(doc, item.parameters, what);
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
 
   const parameters: OpenApiParameter[] = [];
-  for (const param of mergeParameters(item.parameters, resolved.parameters)) {
+  for (const param of mergeParameters(itemParameters, resolved.parameters)) {
     const location = param.in;
     const name = String(param.name);
     if (location === 'cookie') {

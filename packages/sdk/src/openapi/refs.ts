@@ -48,6 +48,11 @@ function followRef(doc: OpenApiDocument, ref: string): { ref: string; target: un
   return { ref: seen.at(-1) as string, target };
 }
 
+/** `node`, or what it points at when it is a `$ref` (a path item may be one); nothing below it. */
+export function followRefs(doc: OpenApiDocument, node: unknown): unknown {
+  return isObject(node) && typeof node.$ref === 'string' ? followRef(doc, node.$ref).target : node;
+}
+
 /**
  * A copy of `node` with every `$ref` replaced by what it points at (its sibling keywords, which
  * 3.1 allows, win). A schema that contains itself (a tree's `children`) cannot be inlined forever:
