@@ -267,7 +267,9 @@ describe('refusals', () => {
     expect(() => actionsFromOpenApi({ swagger: '2.0', paths: {} })).toThrow(
       'Swagger 2.0 descriptions are not supported: convert it to OpenAPI 3 (e.g. with swagger2openapi)',
     );
-    expect(() => actionsFromOpenApi('openapi: [')).toThrow(/^the OpenAPI description is neither JSON nor YAML/);
+    expect(() => actionsFromOpenApi('openapi: [')).toThrow(
+      /^the OpenAPI description is neither JSON nor YAML/,
+    );
     expect(() => actionsFromOpenApi('title: no version')).toThrow(
       'not an OpenAPI 3.0 or 3.1 description (openapi: null)',
     );
