@@ -198,10 +198,62 @@ describe('keys', () => {
     const { actions } = actionsFromOpenApi(
       doc({
         '/a': { get: { ...ok, operationId: 'pets.list' }, post: { ...ok, operationId: 'pets_list' } },
-        '/users/{user-id}/repos': { get: ok },
+        '/users/{user-id}/repos': {
+          get: { ...ok, parameters: [{ name: 'user-id', in: 'path', required: true }] },
+        },
       }),
     );
     expect(Object.keys(actions)).toEqual(['pets_list', 'pets_list_2', 'get_users_user-id_repos']);
+  });
+});
+
+describe('operations that cannot become actions', () => {
+  it('are skipped with the reason, the others kept', () => {
+    const { actions, skipped } = actionsFromOpenApi({
+      openapi: '3.1.0',
+      info: {},
+      paths: {
+        '/a/{id}': { get: { operationId: 'undeclaredPathParam' } },
+        '/b': {
+          get: { operationId: 'unknownScheme', security: [{ nowhere: [] }] },
+          post: {
+            operationId: 'cookieParam',
+            parameters: [{ name: 'sid', in: 'cookie', required: true, schema: { type: 'string' } }],
+          },
+          put: { operationId: 'fine' },
+        },
+      },
+    });
+    expect(Object.keys(actions)).toEqual(['fine']);
+    expect(skipped).toEqual([
+      { operation: 'undeclaredPathParam', reason: 'its path names {id}, which no parameter declares' },
+      {
+        operation: 'unknownScheme',
+        reason: 'its security names "nowhere", which securitySchemes does not declare',
+      },
+      { operation: 'cookieParam', reason: 'cookie parameter "sid" is not supported' },
+    ]);
+  });
+
+  it('keep parameter names that are Object`s own as plain properties', () => {
+    const { actions } = actionsFromOpenApi({
+      openapi: '3.1.0',
+      info: {},
+      paths: {
+        '/c': {
+          get: {
+            operationId: 'odd',
+            parameters: [
+              { name: 'constructor', in: 'query', schema: { type: 'string' } },
+              { name: '__proto__', in: 'query', schema: { type: 'string' } },
+            ],
+          },
+        },
+      },
+    });
+    const properties = actions.odd?.inputSchema?.properties as Record<string, unknown>;
+    expect(Object.keys(properties)).toEqual(['constructor', '__proto__']);
+    expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
   });
 });
 

@@ -14,6 +14,7 @@ import { toJsonSchema } from './schema.js';
 import { securityOf } from './security.js';
 import { serverUrlOf } from './servers.js';
 import type { OpenApiActions, OpenApiBody, OpenApiOperation, OpenApiParameter } from './types.js';
+import { UnsupportedOperation } from './unsupported.js';
 
 type Json = Record<string, unknown>;
 
@@ -67,7 +68,7 @@ export function actionsFromOpenApi(description: unknown, config: OpenApiActionsC
         result.actions[key] = built.action;
         result.operations[key] = built.operation;
       } catch (error) {
-        if (!(error instanceof Unsupported)) throw error;
+        if (!(error instanceof UnsupportedOperation)) throw error;
         result.skipped.push({ operation: label, reason: error.message });
       }
     }
@@ -82,8 +83,6 @@ export function actionsFromOpenApi(description: unknown, config: OpenApiActionsC
   }
   return result;
 }
-
-class Unsupported extends Error {}
 
 function allowed(config: OpenApiActionsConfig, names: string[], tags: unknown): boolean {
   if (config.includeOperations && !names.some((n) => config.includeOperations?.includes(n))) return false;
@@ -138,20 +137,21 @@ function buildOperation(
     const location = param.in;
     const name = String(param.name);
     if (location === 'cookie') {
-      if (param.required === true) throw new Unsupported(`cookie parameter "${name}" is not supported`);
+      if (param.required === true)
+        throw new UnsupportedOperation(`cookie parameter "${name}" is not supported`);
       continue;
     }
     if (location !== 'path' && location !== 'query' && location !== 'header') continue;
     // Sent by fetch itself or by the credential; the description cannot set them.
     if (location === 'header' && /^(accept|content-type|authorization)$/i.test(name)) continue;
-    const property = name in properties ? `${location}_${name}` : name;
+    const property = Object.hasOwn(properties, name) ? `${location}_${name}` : name;
     const mustHave = location === 'path' || param.required === true;
     const content = isObject(param.content) ? Object.values(param.content)[0] : undefined;
     const schema = toJsonSchema(isObject(content) ? content.schema : param.schema, version30);
     if (typeof param.description === 'string' && schema.description === undefined) {
       schema.description = param.description;
     }
-    properties[property] = schema;
+    define(properties, property, schema);
     if (mustHave) required.push(property);
     parameters.push({
       name,
@@ -164,10 +164,16 @@ function buildOperation(
     });
   }
 
-  const body = bodyOf(resolved.requestBody, 'body' in properties ? 'requestBody' : 'body');
+  const body = bodyOf(resolved.requestBody, Object.hasOwn(properties, 'body') ? 'requestBody' : 'body');
   if (body) {
-    properties[body.property] = toJsonSchema(body.schema, version30);
+    define(properties, body.property, toJsonSchema(body.schema, version30));
     if (body.required) required.push(body.property);
+  }
+
+  for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
+    if (!parameters.some((p) => p.in === 'path' && p.name === name)) {
+      throw new UnsupportedOperation(`its path names {${name}}, which no parameter declares`);
+    }
   }
 
   const inputSchema: JsonSchema = {
@@ -178,7 +184,7 @@ function buildOperation(
   };
   const tooBig = schemaLimitProblems(inputSchema)[0];
   if (tooBig)
-    throw new Unsupported(
+    throw new UnsupportedOperation(
       `its input schema is beyond the limits (${SCHEMA_LIMITS.chars} characters): ${tooBig}`,
     );
 
@@ -211,6 +217,10 @@ function buildOperation(
   return { action, operation };
 }
 
+/** As an own property even when a parameter is named `__proto__`. */
+const define = (object: Record<string, unknown>, key: string, value: unknown) =>
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+
 /** The path item's parameters, each replaced by the operation's of the same name and location. */
 function mergeParameters(fromItem: unknown, fromOp: unknown): Json[] {
   const list = (value: unknown) => (Array.isArray(value) ? value.filter(isObject) : []);
@@ -235,7 +245,7 @@ function bodyOf(requestBody: unknown, property: string): (OpenApiBody & { schema
   ).find((t) => t !== undefined);
   if (!mediaType) {
     if (required)
-      throw new Unsupported(
+      throw new UnsupportedOperation(
         `request bodies of ${types.join(', ')} are not supported (JSON, form or text only)`,
       );
     return undefined;

@@ -195,6 +195,22 @@ describe('failures', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('says so for a cookie API key, and takes no field of Object for a credential', async () => {
+    const withScheme = (scheme: OpenApiOperation['security'][number][number]) => ({
+      ...op('whoAmI'),
+      security: [[scheme]],
+    });
+    const cookie = withScheme({ name: 'session', type: 'apiKey', in: 'cookie', parameterName: 'sid' });
+    expect(await callOpenApiAction(cookie, {}, { credentials: { session: 's' } })).toEqual({
+      success: false,
+      error:
+        "the connection's credentials do not fit the operation's security: session: API keys in cookie is not supported",
+    });
+    const named = withScheme({ name: 'constructor', type: 'http', scheme: 'bearer' });
+    expect((await callOpenApiAction(named, {}, { credentials: {} })).success).toBe(false);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('refuses a response beyond the size cap', async () => {
     const result = await callOpenApiAction(
       op('showPetById'),

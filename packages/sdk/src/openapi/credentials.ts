@@ -27,9 +27,12 @@ const normal = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 function field(credentials: Credentials, ...names: (string | undefined)[]): string | undefined {
   for (const name of names) {
     if (!name) continue;
-    const exact = credentials[name];
-    if (exact) return exact;
-    const match = Object.entries(credentials).find(([k, v]) => v && normal(k) === normal(name));
+    // Own string fields only: a scheme the description names `constructor` must not find Object's.
+    const exact = Object.hasOwn(credentials, name) ? credentials[name] : undefined;
+    if (typeof exact === 'string' && exact) return exact;
+    const match = Object.entries(credentials).find(
+      ([k, v]) => typeof v === 'string' && v && normal(k) === normal(name),
+    );
     if (match) return match[1];
   }
   return undefined;

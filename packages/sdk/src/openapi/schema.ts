@@ -25,20 +25,25 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 export function toJsonSchema(schema: unknown, version30: boolean): JsonSchema {
   if (!isObject(schema)) return {};
-  const out: JsonSchema = {};
-  for (const [keyword, value] of Object.entries(schema)) {
-    if (OPENAPI_ONLY.includes(keyword)) continue;
-    if (SCHEMA_MAPS.includes(keyword) && isObject(value)) {
-      out[keyword] = Object.fromEntries(
-        Object.entries(value).map(([name, sub]) => [name, toJsonSchema(sub, version30)]),
-      );
-    } else if (SCHEMA_ONE.includes(keyword) && isObject(value)) {
-      out[keyword] = toJsonSchema(value, version30);
-    } else if (SCHEMA_LISTS.includes(keyword) && Array.isArray(value)) {
-      out[keyword] = value.map((sub) => toJsonSchema(sub, version30));
-    } else out[keyword] = value;
-  }
+  // Built with fromEntries: a key `__proto__` in the description stays a key, not a prototype.
+  const out: JsonSchema = Object.fromEntries(
+    Object.entries(schema)
+      .filter(([keyword]) => !OPENAPI_ONLY.includes(keyword))
+      .map(([keyword, value]) => [keyword, convertKeyword(keyword, value, version30)]),
+  );
   return version30 ? from30(out) : out;
+}
+
+function convertKeyword(keyword: string, value: unknown, version30: boolean): unknown {
+  if (SCHEMA_MAPS.includes(keyword) && isObject(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([name, sub]) => [name, toJsonSchema(sub, version30)]),
+    );
+  }
+  if (SCHEMA_ONE.includes(keyword) && isObject(value)) return toJsonSchema(value, version30);
+  if (SCHEMA_LISTS.includes(keyword) && Array.isArray(value))
+    return value.map((sub) => toJsonSchema(sub, version30));
+  return value;
 }
 
 function from30(schema: JsonSchema): JsonSchema {

@@ -3,8 +3,12 @@
 import type { OpenApiDocument } from './parse.js';
 import { inlineRefs } from './refs.js';
 import type { OpenApiSecurityScheme } from './types.js';
+import { UnsupportedOperation } from './unsupported.js';
 
 type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const TYPES = new Set(['http', 'apiKey', 'oauth2', 'openIdConnect', 'mutualTLS']);
 
@@ -16,14 +20,20 @@ export function securityOf(doc: OpenApiDocument, operation: Json): OpenApiSecuri
   const schemes = (components.securitySchemes ?? {}) as Json;
   return requirements.map((requirement) =>
     Object.keys((requirement ?? {}) as Json).map((name) => {
-      const scheme = inlineRefs(doc, schemes[name], `securitySchemes.${name}`) as Json | undefined;
-      const type = String(scheme?.type);
+      const scheme = Object.hasOwn(schemes, name)
+        ? inlineRefs(doc, schemes[name], `securitySchemes.${name}`)
+        : undefined;
+      if (!isObject(scheme) || !TYPES.has(String(scheme.type))) {
+        throw new UnsupportedOperation(
+          `its security names "${name}", which securitySchemes does not declare`,
+        );
+      }
       return {
         name,
-        type: (TYPES.has(type) ? type : 'mutualTLS') as OpenApiSecurityScheme['type'],
-        ...(typeof scheme?.scheme === 'string' && { scheme: scheme.scheme.toLowerCase() }),
-        ...(typeof scheme?.in === 'string' && { in: scheme.in as OpenApiSecurityScheme['in'] }),
-        ...(typeof scheme?.name === 'string' && { parameterName: scheme.name }),
+        type: scheme.type as OpenApiSecurityScheme['type'],
+        ...(typeof scheme.scheme === 'string' && { scheme: scheme.scheme.toLowerCase() }),
+        ...(typeof scheme.in === 'string' && { in: scheme.in as OpenApiSecurityScheme['in'] }),
+        ...(typeof scheme.name === 'string' && { parameterName: scheme.name }),
       };
     }),
   );
