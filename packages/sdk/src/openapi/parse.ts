@@ -44,8 +44,8 @@ function parseText(text: string): unknown {
   }
   try {
     if (/^\s*\{/.test(text)) return JSON.parse(text);
-    // maxAliasCount bounds YAML's own expansion (a "billion laughs" document of aliases).
-    return parseYaml(text, { maxAliasCount: 1000 });
+    // yaml's default maxAliasCount (100) bounds its own expansion: a "billion laughs" of aliases.
+    return parseYaml(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new OpenApiError(`the OpenAPI description is neither JSON nor YAML: ${reason}`);
