@@ -35,11 +35,16 @@ export default defineConnector({
   },
 });`;
 
+/**
+ * Shows a code, then never finishes: the run times out. timeoutSec counts from the run's start,
+ * the child's start included, so it must leave the child time to emit first: 2 s did not, once, on
+ * a loaded CI machine under Node 24 (the code never shown).
+ */
 const SHORT = `
 import { defineConnector } from '@svc/connector-sdk';
 export default defineConnector({
   key: 'short', name: 'Short', version: '1.0.0',
-  authSchema: { methods: [{ type: 'interactive', timeoutSec: 2 }] },
+  authSchema: { methods: [{ type: 'interactive', timeoutSec: 6 }] },
   feeds: { items: { key: 'items', name: 'Items', async sync() { return { events: [], checkpoint: null }; } } },
   async authenticate(ctx) {
     await ctx.emit({ type: 'code', value: 'WXYZ-1234', instructions: 'Type it on the TV' });
@@ -49,7 +54,7 @@ export default defineConnector({
 
 /** Shows a code and waits (for a minute): long enough for any Ctrl-C. */
 const TV = SHORT.replace("key: 'short', name: 'Short'", "key: 'tv', name: 'TV'").replace(
-  'timeoutSec: 2',
+  'timeoutSec: 6',
   'timeoutSec: 60',
 );
 
@@ -213,7 +218,7 @@ describe('svc connection auth', () => {
     expect(code).toBe(2);
     expect(out.lines).toContain('  WXYZ-1234');
     expect(out.errors.at(-1)).toMatch(
-      /ended timeout: the connector did not finish authenticating within 2 s/,
+      /ended timeout: the connector did not finish authenticating within 6 s/,
     );
     const missing = svc(['connection', 'auth', '999999'], env());
     expect(await exited(missing)).toBe(1);
