@@ -4,8 +4,14 @@
 // its failure injection, so that the benchmark runs on the built packages alone.
 import { createServer } from 'node:http';
 
-/** A write is every method but GET, except the schema `list` operation (a POST that only reads). */
-export const isWrite = (r) => r.method !== 'GET' && !/"action":"list"/.test(r.body);
+/**
+ * The plan's settings check (`POST .../config/check`): it writes nothing, and the plan sends one
+ * per agent whose settings change (none on a no-op), so it is counted apart from the plan's reads.
+ */
+export const isCheck = (r) => r.method === 'POST' && /\/config\/check(\?|$)/.test(r.url);
+
+/** A write is every method but GET, except the schema `list` operation (a POST that only reads) and a check. */
+export const isWrite = (r) => r.method !== 'GET' && !/"action":"list"/.test(r.body) && !isCheck(r);
 
 // Hop-by-hop headers are the proxy's own business; fetch refuses some of them anyway.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host', 'content-length']);
@@ -58,6 +64,7 @@ export function counter(proxy) {
   const from = proxy.requests.length;
   return () => {
     const seen = proxy.requests.slice(from);
-    return { requests: seen.length, writes: seen.filter(isWrite).length, seen };
+    const checks = seen.filter(isCheck).length;
+    return { requests: seen.length - checks, checks, writes: seen.filter(isWrite).length, seen };
   };
 }

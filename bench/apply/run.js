@@ -86,8 +86,8 @@ async function runApply(context, flags) {
   const t0 = performance.now();
   const code = await applyCommand({ dir: context.dir, concurrency: CONCURRENCY, ...flags }, io);
   const ms = performance.now() - t0;
-  const { requests, writes, seen } = count();
-  return { ms, requests, writes, seen, code, out, err };
+  const { requests, checks, writes, seen } = count();
+  return { ms, requests, checks, writes, seen, code, out, err };
 }
 
 const summaryLine = (lines) => lines.find((line) => line.startsWith('Plan: ')) ?? '(no summary line)';
@@ -317,7 +317,8 @@ function printSummary(results, database) {
   console.log('Targets:');
   console.log(
     `  plan in at most ${TARGETS.planRequests} requests: ${planRequests} ` +
-      `(dry-run ${dryRun.requests}, no-op apply ${noop.requests})  ${verdict(planRequests <= TARGETS.planRequests)}`,
+      `(dry-run ${dryRun.requests}, no-op apply ${noop.requests})  ${verdict(planRequests <= TARGETS.planRequests)}; ` +
+      `and one settings check per agent whose settings change (dry-run ${dryRun.checks}, no-op apply ${noop.checks})`,
   );
   console.log(
     `  no-op apply sends 1 write (the manifest's, answered unchanged): ${noop.writes}  ${verdict(noop.writes === TARGETS.noopWrites)}`,
@@ -412,6 +413,10 @@ async function main() {
     `no-op apply changed the manifest: appliedAt ${manifest?.appliedAt} -> ${again?.appliedAt}`,
   );
   check(noop.requests <= TARGETS.planRequests, `no-op apply sent ${noop.requests} requests`);
+  check(
+    noop.checks === 0,
+    `no-op apply sent ${noop.checks} settings checks (nothing changes: none to check)`,
+  );
   check(dryRun.requests <= TARGETS.planRequests, `dry-run sent ${dryRun.requests} requests`);
   check(
     noop.out.includes('Nothing to apply: the org already matches the project.'),
