@@ -168,10 +168,18 @@ export const connectorDefinitionSchema = z.strictObject({
   actions: z.record(z.string(), actionDefinitionSchema).optional(),
   optionsSchema: jsonSchema.optional(),
   faviconDomain: z.string().regex(DOMAIN, 'must be a bare domain such as github.com').optional(),
-  mcpConfig: z.strictObject({ upstreamUrl: httpUrl }).optional(),
+  mcpConfig: z
+    .strictObject({
+      upstreamUrl: httpUrl,
+      // svc's: header name -> the env_keys field whose value it carries to the upstream.
+      headers: z.record(z.string(), text).optional(),
+    })
+    .optional(),
   openapiConfig: z
     .strictObject({
-      specUrl: httpUrl,
+      specUrl: httpUrl.optional(),
+      // svc's: the description itself (JSON or YAML text, or the parsed object), instead of specUrl.
+      spec: z.union([text, z.record(z.string(), z.unknown())]).optional(),
       includeOperations: strings.optional(),
       excludeOperations: strings.optional(),
       includeTags: strings.optional(),

@@ -22,7 +22,7 @@ export interface ConnectorDefinition {
   /** The domain whose icon stands for the connector, e.g. `github.com`. */
   faviconDomain?: string;
   /** Proxy to an upstream tool server. */
-  mcpConfig?: { upstreamUrl: string };
+  mcpConfig?: ConnectorMcpConfig;
   /** Generate the connector from an OpenAPI description. */
   openapiConfig?: ConnectorOpenApiConfig;
   /** A device-only capability name. */
@@ -31,8 +31,21 @@ export interface ConnectorDefinition {
   runtime?: ConnectorRuntimeInfo;
 }
 
+export interface ConnectorMcpConfig {
+  /** An MCP server over streamable HTTP: its tools become the connector's actions. */
+  upstreamUrl: string;
+  /**
+   * svc's: headers sent to the upstream, each carrying the value of the named `env_keys` field
+   * (`{ "X-Api-Key": "API_KEY" }`). An OAuth connection's token goes as a bearer without this.
+   */
+  headers?: Record<string, string>;
+}
+
 export interface ConnectorOpenApiConfig {
-  specUrl: string;
+  /** Where the description is fetched from (JSON or YAML, OpenAPI 3.0 or 3.1). */
+  specUrl?: string;
+  /** svc's: the description itself, instead of `specUrl`. */
+  spec?: string | Record<string, unknown>;
   includeOperations?: string[];
   excludeOperations?: string[];
   includeTags?: string[];

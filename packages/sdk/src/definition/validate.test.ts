@@ -134,7 +134,7 @@ const CASES: [string, Mutation, string, RegExp][] = [
     'openapiConfig without a specUrl',
     (d) => (d.openapiConfig = { includeTags: ['repos'] }),
     'openapiConfig.specUrl',
-    /required/,
+    /one of them/,
   ],
   [
     'openapiConfig with operations as a string',
@@ -201,6 +201,24 @@ const CASES: [string, Mutation, string, RegExp][] = [
     (d) => (d.faviconDomain = 'https://github.com'),
     'faviconDomain',
     /bare domain/,
+  ],
+  [
+    'openapiConfig with both a specUrl and a spec',
+    (d) => (d.openapiConfig = { specUrl: 'https://api.example.com/openapi.json', spec: '{}' }),
+    'openapiConfig.specUrl',
+    /one of them/,
+  ],
+  [
+    'an mcpConfig header carrying a field no env_keys method declares',
+    (d) => (d.mcpConfig = { upstreamUrl: 'https://mcp.example.com/mcp', headers: { 'X-Api-Key': 'API_KEY' } }),
+    'mcpConfig.headers["X-Api-Key"]',
+    /not a field of an env_keys/,
+  ],
+  [
+    'an mcpConfig header name with a space',
+    (d) => (d.mcpConfig = { upstreamUrl: 'https://mcp.example.com/mcp', headers: { 'X Api': 'API_KEY' } }),
+    'mcpConfig.headers["X Api"]',
+    /header name/,
   ],
   [
     'an mcpConfig without a URL',

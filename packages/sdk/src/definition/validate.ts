@@ -70,7 +70,38 @@ export function validateDefinition(input: ConnectorDefinition | Connector | unkn
   ) {
     add(['openapiConfig'], 'give includeOperations or excludeOperations, not both');
   }
+  checkCodeless(add, def);
   return { valid: problems.length === 0, problems: dedupe(problems) };
+}
+
+/** `openapiConfig` names its description once; `mcpConfig.headers` carry env_keys fields the definition declares. */
+/** RFC 9110's token: what a header's name may be. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function checkCodeless(add: Add, def: Partial<ConnectorDefinition>): void {
+  const openapi = def.openapiConfig as Record<string, unknown> | undefined;
+  if (isObject(openapi) && (openapi.specUrl === undefined) === (openapi.spec === undefined)) {
+    add(['openapiConfig', 'specUrl'], 'give specUrl (where the description is) or spec (the description itself): one of them');
+  }
+  if (isObject(def.mcpConfig) && isObject(openapi)) {
+    add(['mcpConfig'], 'a connector is an MCP upstream or an OpenAPI description, not both');
+  }
+  const headers = isObject(def.mcpConfig) ? (def.mcpConfig as Record<string, unknown>).headers : undefined;
+  if (!isObject(headers)) return;
+  const fields = new Set<string>();
+  for (const method of def.authSchema?.methods ?? []) {
+    if (method?.type === 'env_keys') for (const field of method.fields ?? []) fields.add(field?.key);
+  }
+  for (const [header, field] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(header)) {
+      add(['mcpConfig', 'headers', header], 'must be an HTTP header name (letters, digits and !#$%&\'*+.^_`|~-)');
+    } else if (typeof field === 'string' && !fields.has(field)) {
+      add(
+        ['mcpConfig', 'headers', header],
+        `"${field}" is not a field of an env_keys auth method: declare it there, so a connection can hold it`,
+      );
+    }
+  }
 }
 
 export function assertValidDefinition(input: ConnectorDefinition | Connector): void {
