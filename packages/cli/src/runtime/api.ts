@@ -36,9 +36,15 @@ export interface ProblemText {
   errors: { path: string; message: string }[];
 }
 
+/**
+ * Where a problem's path (`/body/definition/feeds`) is in the file the body came from
+ * (`petstore.yaml:7:1`), when the command read one.
+ */
+export type Locate = (path: string) => string | undefined;
+
 export interface Api {
   session: Session;
-  call<T>(method: string, path: string, body?: unknown, hints?: Hints): Promise<T>;
+  call<T>(method: string, path: string, body?: unknown, hints?: Hints, locate?: Locate): Promise<T>;
   /** A route whose path names no org (`/api/v1/agents/...`: the token's org is the one). */
   callRoot<T>(method: string, path: string, body?: unknown, hints?: Hints): Promise<T>;
 }
@@ -50,11 +56,11 @@ export async function openApi(io: RuntimeIo, flags: SessionFlags): Promise<Api> 
   const org = `/api/${encodeURIComponent(session.org)}`;
   return {
     session,
-    async call<T>(method: string, path: string, body?: unknown, hints: Hints = {}) {
+    async call<T>(method: string, path: string, body?: unknown, hints: Hints = {}, locate?: Locate) {
       try {
         return await client.request<T>(method, `${org}${path}`, body);
       } catch (error) {
-        throw explain(error, hints);
+        throw explain(error, hints, locate);
       }
     },
     async callRoot<T>(method: string, path: string, body?: unknown, hints: Hints = {}) {
@@ -80,10 +86,13 @@ const COMMON: Hints = {
 };
 
 /** One error whose message is the server's detail, each of its `errors`, and the fix. */
-export function explain(error: unknown, hints: Hints): Error {
+export function explain(error: unknown, hints: Hints, locate?: Locate): Error {
   if (!(error instanceof ApiError)) return error as Error;
   const lines = [error.message];
-  for (const item of error.problem?.errors ?? []) lines.push(`  ${item.path}: ${item.message}`);
+  for (const item of error.problem?.errors ?? []) {
+    const where = locate?.(item.path);
+    lines.push(`  ${where ? `${where}: ` : ''}${item.path}: ${item.message}`);
+  }
   const code = error.problem?.code;
   const problem = { detail: error.problem?.detail ?? '', errors: error.problem?.errors ?? [] };
   const pick = (hint: Hints[string]) => (typeof hint === 'function' ? hint(problem) : hint);

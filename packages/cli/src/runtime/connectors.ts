@@ -5,7 +5,9 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { bundleConnectorSource } from '../connector/bundle.js';
-import { openApi, type RuntimeIo, type SessionFlags } from './api.js';
+import { isDefinitionFile } from '../connector/definition-file.js';
+import { type Hints, type Locate, openApi, type RuntimeIo, type SessionFlags } from './api.js';
+import { definitionBody, definitionHints, type Generated, printGenerated } from './codeless.js';
 import { cell, table, when } from './table.js';
 
 export interface ConnectorRecord {
@@ -17,8 +19,10 @@ export interface ConnectorRecord {
   definition: {
     authSchema?: { methods?: { type: string; fields?: { key: string }[] }[] };
     feeds?: Record<string, unknown>;
-    actions?: Record<string, { requiresApproval?: boolean }>;
+    actions?: Record<string, { key: string; requiresApproval?: boolean }>;
   };
+  /** What the server read from the upstream of a connector without code; null for code. */
+  generated?: Generated | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -26,8 +30,12 @@ export interface ConnectorRecord {
 /** The server's limit on posted source (`POST /connectors` takes up to 512 KiB of it). */
 const SOURCE_MAX_CHARS = 512 * 1024;
 
-/** A path is what names a file: a separator or a module's extension. Anything else is a bundled name. */
-export const isPath = (target: string) => /[/\\]/.test(target) || /\.[cm]?[jt]s$/.test(target);
+/**
+ * A path is what names a file: a separator, a module's extension or a definition's (.json, .yaml).
+ * Anything else is a bundled name.
+ */
+export const isPath = (target: string) =>
+  /[/\\]/.test(target) || /\.[cm]?[jt]s$/.test(target) || isDefinitionFile(target);
 
 const SOURCE_REFUSED =
   'the server must allow source installs: its operator starts it with SVC_CONNECTOR_SOURCE_INSTALLS=on (the code ' +
@@ -38,7 +46,7 @@ export async function connectorInstall(
   flags: SessionFlags & { json?: boolean },
   io: RuntimeIo,
 ): Promise<void> {
-  const body = isPath(target) ? { source: await bundledSource(target) } : { package: target };
+  const { body, hints, locate } = await installBody(target);
   const api = await openApi(io, flags);
   const answer = await api.call<{ result: 'created' | 'updated' | 'unchanged'; connector: ConnectorRecord }>(
     'POST',
@@ -49,21 +57,12 @@ export async function connectorInstall(
       forbidden: ({ detail }) =>
         /scope/.test(detail)
           ? 'installing a connector needs an admin token: svc login --token <ADMIN_TOKEN>'
-          : SOURCE_REFUSED,
-      validation_failed:
-        'source' in body
-          ? ({ errors }) =>
-              [
-                // A syntax error, where an editor jumps to it: the server names lines of the source.
-                ...errors.flatMap(({ message }) =>
-                  [...message.matchAll(/line (\d+):(\d+): (.+?)(?=; line \d+:\d+: |$)/g)].map(
-                    ([, line, column, text]) => `${target}:${line}:${column}: ${text}`,
-                  ),
-                ),
-                'fix the connector (svc connector sync <file> --feed <key> runs it on this machine) and install it again',
-              ].join('\n')
-          : 'bundled connectors are rss and code-host; to install a file, give its path (./connector.ts)',
+          : 'source' in body
+            ? SOURCE_REFUSED
+            : undefined,
+      ...hints,
     },
+    locate,
   );
   const { connector } = answer;
   if (flags.json) {
@@ -71,6 +70,7 @@ export async function connectorInstall(
     return;
   }
   io.out(`${answer.result} connector ${connector.connectorKey} ${connector.version} (${connector.name})`);
+  printGenerated(connector, io);
   const fields = envKeyFields(connector);
   const credentials = fields.map((field) => ` --credential ${field}=<ENV_VAR>`).join('');
   io.err(`connect it: svc connection create ${connector.connectorKey}${credentials}`);
@@ -90,7 +90,7 @@ export async function connectorList(flags: SessionFlags & { json?: boolean }, io
   const rows = connectors.map((c) => [
     c.connectorKey,
     c.version,
-    c.package ? `bundled ${c.package}` : 'source',
+    c.package ? `bundled ${c.package}` : (c.generated?.kind ?? 'source'),
     Object.keys(c.definition.feeds ?? {}).join(',') || '-',
     Object.keys(c.definition.actions ?? {}).join(',') || '-',
     cell(envKeyFields(c).join(',')),
@@ -102,6 +102,40 @@ export async function connectorList(flags: SessionFlags & { json?: boolean }, io
     rows,
   ))
     io.out(line);
+}
+
+/** The body for a bundled name, a module's code or a definition file, and how to explain a refusal. */
+async function installBody(
+  target: string,
+): Promise<{ body: Record<string, unknown>; hints: Hints; locate?: Locate }> {
+  if (isDefinitionFile(target)) {
+    const { body, locate } = await definitionBody(target);
+    return { body, hints: definitionHints(target), locate };
+  }
+  if (!isPath(target)) {
+    return {
+      body: { package: target },
+      hints: {
+        validation_failed:
+          'bundled connectors are rss and code-host; to install a file, give its path (./connector.ts, ./petstore.yaml)',
+      },
+    };
+  }
+  return {
+    body: { source: await bundledSource(target) },
+    hints: {
+      validation_failed: ({ errors }) =>
+        [
+          // A syntax error, where an editor jumps to it: the server names lines of the source.
+          ...errors.flatMap(({ message }) =>
+            [...message.matchAll(/line (\d+):(\d+): (.+?)(?=; line \d+:\d+: |$)/g)].map(
+              ([, line, column, text]) => `${target}:${line}:${column}: ${text}`,
+            ),
+          ),
+          'fix the connector (svc connector sync <file> --feed <key> runs it on this machine) and install it again',
+        ].join('\n'),
+    },
+  };
 }
 
 /** The env_keys fields a connection of this connector takes as `--credential`. */

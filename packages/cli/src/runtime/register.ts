@@ -10,6 +10,7 @@ import { actionRun } from './actions.js';
 import type { RuntimeIo } from './api.js';
 import { connectionAuth } from './auth.js';
 import { browserAuth, browserAuthIo } from './browser-auth.js';
+import { connectorRefresh } from './codeless.js';
 import {
   connectionCreate,
   connectionCredentials,
@@ -65,19 +66,40 @@ export function registerRuntimeCommands(program: Command, connector: Command): v
     connector
       .command('install')
       .description('install a connector in the org on the server, or upgrade it (admin scope)')
-      .argument('<connector>', 'a bundled connector (rss, code-host), or the path of a module (./shop.ts)')
+      .argument(
+        '<connector>',
+        'a bundled connector (rss, code-host), the path of a module (./shop.ts), or a definition without code (./petstore.yaml)',
+      )
       .addOption(json('{result, connector}')),
   )
     .addHelpText(
       'after',
-      '\nA path (it has a / or ends in .ts or .js) is sent as source: one module, importing only\n' +
+      '\nA module (a path ending in .ts or .js) is sent as source: one module, importing only\n' +
         '@svc/connector-sdk. The server must allow that (SVC_CONNECTOR_SOURCE_INSTALLS=on).\n' +
+        'A .json, .yaml or .yml file is a definition without code: openapiConfig (an OpenAPI\n' +
+        'description) or mcpConfig (an MCP server), whose actions the server generates; a top-level\n' +
+        'requiresApproval: {actionKey: true|false} overrides which of them need approval.\n' +
         EXIT,
     )
     .action(
       action('connector install', (target: string, options) =>
         connectorInstall(target, options, runtimeIo()),
       ),
+    );
+
+  withSession(
+    connector
+      .command('refresh')
+      .description(
+        "read a connector without code's upstream again (its OpenAPI description, its MCP server's tools) and replace its actions (admin scope)",
+      )
+      .argument('<key>', 'the installed connector ("svc connector list")')
+      .option('--connection <id>', "read it with this connection's credentials (an upstream that wants them)")
+      .addOption(json('{result, connector, added, removed}')),
+  )
+    .addHelpText('after', EXIT)
+    .action(
+      action('connector refresh', (key: string, options) => connectorRefresh(key, options, runtimeIo())),
     );
 
   withSession(

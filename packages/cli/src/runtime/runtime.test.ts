@@ -202,7 +202,7 @@ describe('svc connector install and list', () => {
     expect(unknown.split('\n')).toEqual([
       'POST /api/default/connectors: "nope" is not a bundled connector (validation_failed)',
       `  /body/package: must be one of "rss", "code-host", or post the connector's code as "source"`,
-      'bundled connectors are rss and code-host; to install a file, give its path (./connector.ts)',
+      'bundled connectors are rss and code-host; to install a file, give its path (./connector.ts, ./petstore.yaml)',
     ]);
     const scope = await failure(() => connectorInstall('rss', {}, io({ token: reader })));
     expect(scope.split('\n')).toEqual([
