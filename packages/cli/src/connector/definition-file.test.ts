@@ -65,10 +65,11 @@ describe('a definition file', () => {
       authSchema: { methods: [{ type: 'env_keys', fields: [{ key: 'api_key', secret: true }] }] },
     });
     expect(read.requiresApproval).toEqual({ listPets: true });
-    expect(read.locate(['openapiConfig', 'includeTags'])).toBe(`${path}:6:16`);
-    expect(read.locate(['authSchema', 'methods', 0, 'fields', 0, 'secret'])).toBe(`${path}:12:19`);
+    expect(read.locate(['openapiConfig', 'includeTags'])).toBe(`${path}:6:3`);
+    expect(read.locate(['authSchema', 'methods', 0, 'fields', 0, 'secret'])).toBe(`${path}:12:11`);
+    expect(read.locate(['authSchema', 'methods', 0])).toBe(`${path}:9:7`);
     // A field the file lacks: where its parent is, the place to add it.
-    expect(read.locate(['openapiConfig', 'serverUrl'])).toBe(`${path}:5:3`);
+    expect(read.locate(['openapiConfig', 'serverUrl'])).toBe(`${path}:4:1`);
   });
 
   it('reads JSON, and names the line and column of a syntax error', async () => {
@@ -105,11 +106,11 @@ describe('a definition file', () => {
     );
     const approvals = await file('approvals.yaml', 'key: notes\nrequiresApproval:\n  wipe: yes please\n');
     expect(await failure(approvals)).toBe(
-      `${approvals}:3:9: requiresApproval.wipe must be true or false, not the string "yes please" (requiresApproval: {createPet: true, listPets: false})`,
+      `${approvals}:3:3: requiresApproval.wipe must be true or false, not the string "yes please" (requiresApproval: {createPet: true, listPets: false})`,
     );
     const notMap = await file('not-map.yaml', 'key: notes\nrequiresApproval: [wipe]\n');
     expect(await failure(notMap)).toMatch(
-      new RegExp(`^${notMap}:2:19: requiresApproval must map action keys`),
+      new RegExp(`^${notMap}:2:1: requiresApproval must map action keys`),
     );
   });
 

@@ -9,7 +9,7 @@
  */
 
 import { readFile, stat } from 'node:fs/promises';
-import { isMap, LineCounter, parseDocument, type Document as YamlDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document as YamlDocument } from 'yaml';
 
 /** What `svc connector install` takes as a definition rather than as code. */
 export const isDefinitionFile = (path: string) => /\.(json|ya?ml)$/i.test(path);
@@ -71,17 +71,31 @@ export async function readDefinitionFile(path: string): Promise<DefinitionFile> 
   };
 }
 
-/** The node at `keys`, or the deepest one the file has on the way (a missing field's parent). */
+/**
+ * Where `keys` is: a mapping's key (the line an editor should jump to), a list's item; or, for a
+ * path the file lacks (a missing field), the deepest place it has on the way there.
+ */
 function locateIn(
   document: YamlDocument,
   keys: (string | number)[],
   at: (node: unknown) => string | undefined,
 ): string | undefined {
-  for (let depth = keys.length; depth > 0; depth--) {
-    const node = document.getIn(keys.slice(0, depth), true);
-    if (node) return at(node);
+  let node: unknown = document.contents;
+  let found = at(node);
+  for (const key of keys) {
+    let next: unknown;
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(key));
+      if (!pair) break;
+      found = at(pair.key) ?? found;
+      next = pair.value;
+    } else if (isSeq(node) && typeof key === 'number' && node.items[key]) {
+      next = node.items[key];
+      found = at(next) ?? found;
+    } else break;
+    node = next;
   }
-  return isMap(document.contents) ? at(document.contents) : undefined;
+  return found;
 }
 
 async function readText(path: string): Promise<string> {
