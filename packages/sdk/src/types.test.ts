@@ -63,9 +63,11 @@ describe('types are the spec, exactly', () => {
       actions?: Record<string, ActionDefinition>;
       optionsSchema?: JsonSchema;
       faviconDomain?: string;
-      mcpConfig?: { upstreamUrl: string };
+      // svc's additions (issue 22): headers carrying env_keys fields; the description inline.
+      mcpConfig?: { upstreamUrl: string; headers?: Record<string, string> };
       openapiConfig?: {
-        specUrl: string;
+        specUrl?: string;
+        spec?: string | Record<string, unknown>;
         includeOperations?: string[];
         excludeOperations?: string[];
         includeTags?: string[];

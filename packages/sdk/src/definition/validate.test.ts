@@ -210,7 +210,8 @@ const CASES: [string, Mutation, string, RegExp][] = [
   ],
   [
     'an mcpConfig header carrying a field no env_keys method declares',
-    (d) => (d.mcpConfig = { upstreamUrl: 'https://mcp.example.com/mcp', headers: { 'X-Api-Key': 'API_KEY' } }),
+    (d) =>
+      (d.mcpConfig = { upstreamUrl: 'https://mcp.example.com/mcp', headers: { 'X-Api-Key': 'API_KEY' } }),
     'mcpConfig.headers["X-Api-Key"]',
     /not a field of an env_keys/,
   ],

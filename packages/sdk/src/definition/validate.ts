@@ -81,7 +81,10 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 function checkCodeless(add: Add, def: Partial<ConnectorDefinition>): void {
   const openapi = def.openapiConfig as Record<string, unknown> | undefined;
   if (isObject(openapi) && (openapi.specUrl === undefined) === (openapi.spec === undefined)) {
-    add(['openapiConfig', 'specUrl'], 'give specUrl (where the description is) or spec (the description itself): one of them');
+    add(
+      ['openapiConfig', 'specUrl'],
+      'give specUrl (where the description is) or spec (the description itself): one of them',
+    );
   }
   if (isObject(def.mcpConfig) && isObject(openapi)) {
     add(['mcpConfig'], 'a connector is an MCP upstream or an OpenAPI description, not both');
@@ -94,7 +97,10 @@ function checkCodeless(add: Add, def: Partial<ConnectorDefinition>): void {
   }
   for (const [header, field] of Object.entries(headers)) {
     if (!HEADER_NAME.test(header)) {
-      add(['mcpConfig', 'headers', header], 'must be an HTTP header name (letters, digits and !#$%&\'*+.^_`|~-)');
+      add(
+        ['mcpConfig', 'headers', header],
+        "must be an HTTP header name (letters, digits and !#$%&'*+.^_`|~-)",
+      );
     } else if (typeof field === 'string' && !fields.has(field)) {
       add(
         ['mcpConfig', 'headers', header],

@@ -21,6 +21,7 @@ import {
   withRunLogger,
 } from '@svc/connector-sdk';
 import { routeFetchThroughParent } from './child-network.js';
+import { codelessConnector, listUpstreamActions } from './codeless/upstream.js';
 import { sortEnvelopes } from './envelopes.js';
 import { encodeFrame, readFrames } from './frames.js';
 import {
@@ -55,6 +56,8 @@ const packages = JSON.parse(process.env.SVC_CONNECTOR_PACKAGES ?? '{}') as Recor
 delete process.env.SVC_CONNECTOR_PACKAGES;
 
 async function load(module: ConnectorModule): Promise<Connector> {
+  // A connector without code: svc's own, built from the definition and what the upstream said.
+  if ('codeless' in module) return codelessConnector(module);
   const where = 'package' in module ? module.package : module.name;
   const file = 'package' in module ? packages[module.package] : module.file;
   const exports = (await import(
@@ -288,6 +291,11 @@ const onTask = async (message: ParentMessage) => {
   }
   stop = new AbortController();
   try {
+    if (message.task === 'codeless-actions') {
+      const read = await listUpstreamActions(message);
+      await send({ ok: true, ...JSON.parse(JSON.stringify(read)) });
+      return;
+    }
     if (message.task === 'definition') {
       const connector = await load(message.module);
       // Through JSON, as the server will keep it: a definition that does not survive it is refused.
@@ -303,7 +311,8 @@ const onTask = async (message: ParentMessage) => {
     );
   } catch (error) {
     const text = describe(error);
-    if (message.task === 'definition') await send({ ok: false, error: text }).catch(() => {});
+    if (message.task === 'definition' || message.task === 'codeless-actions')
+      await send({ ok: false, error: text }).catch(() => {});
     else
       await send({
         type: 'failed',

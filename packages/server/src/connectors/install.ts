@@ -130,7 +130,7 @@ export function bundledDefinition(name: string): Promise<unknown> {
 }
 
 /** The SDK's `feeds.issues.key` / `methods[1].fields` as a JSON Pointer into the definition. */
-const pointer = (path: string) =>
+export const pointer = (path: string) =>
   `/definition/${path
     .replace(/\[(\d+)\]/g, '.$1')
     .split('.')

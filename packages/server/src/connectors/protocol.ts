@@ -13,12 +13,13 @@ import type {
   LogEntry,
   SyncCredentials,
 } from '@svc/connector-sdk';
+import type { CodelessModule, ListTask } from './codeless/types.js';
 
 /** Items in one message from the child, events and rejected ones each: it splits larger batches. */
 export const MAX_BATCH_ITEMS = 5000;
 
-/** A bundled package (its module name), or a file of the connector's source. */
-export type ConnectorModule = { package: string } | { file: string; name: string };
+/** A bundled package (its module name), a file of the connector's source, or no code (codeless/). */
+export type ConnectorModule = { package: string } | { file: string; name: string } | CodelessModule;
 
 export interface DefinitionTask {
   task: 'definition';
@@ -72,7 +73,7 @@ export interface AuthenticateTask {
   secrets: string[];
 }
 
-export type Task = DefinitionTask | SyncTask | ExecuteTask | AuthenticateTask;
+export type Task = DefinitionTask | SyncTask | ExecuteTask | AuthenticateTask | ListTask;
 
 /** An envelope the child refused, and why, for the run's count and log. */
 export interface RejectedItem {

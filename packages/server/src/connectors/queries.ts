@@ -1,6 +1,7 @@
 import type { ConnectorDefinition, EntityLinkOverrides } from '@svc/connector-sdk';
 import type { MutationResult } from '@svc/core';
 import type { Pool } from 'pg';
+import type { Generated } from './codeless/types.js';
 import type { ConnectorOrigin } from './install.js';
 
 export interface InstallRow {
@@ -9,11 +10,20 @@ export interface InstallRow {
   definition: ConnectorDefinition;
   package: string | null;
   entity_link_overrides: EntityLinkOverrides;
+  /** A connector without code: what svc read from its upstream. */
+  generated: Generated | null;
+  approval_overrides: Record<string, boolean>;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = 'connector_key, version, definition, package, entity_link_overrides, created_at, updated_at';
+const COLUMNS =
+  'connector_key, version, definition, package, entity_link_overrides, generated, approval_overrides, created_at, updated_at';
+
+/** Where an install's code is: a bundled package, posted source, or none (what svc read upstream). */
+export type InstallOrigin =
+  | ConnectorOrigin
+  | { generated: Generated; approvalOverrides: Record<string, boolean> | undefined };
 
 /**
  * Installs, or upgrades in place: the row of (org, key) is kept, so what refers to it (connections
@@ -23,9 +33,11 @@ export async function upsertInstall(
   pool: Pool,
   orgId: string,
   definition: ConnectorDefinition,
-  origin: ConnectorOrigin,
+  origin: InstallOrigin,
   overrides: EntityLinkOverrides | undefined,
 ): Promise<{ result: MutationResult; row: InstallRow }> {
+  const generated = 'generated' in origin ? origin.generated : null;
+  const approvals = 'generated' in origin ? origin.approvalOverrides : undefined;
   const values = [
     orgId,
     definition.key,
@@ -34,20 +46,28 @@ export async function upsertInstall(
     'package' in origin ? origin.package : null,
     'source' in origin ? origin.source : null,
     overrides === undefined ? null : JSON.stringify(overrides),
+    generated === null ? null : JSON.stringify(generated),
+    approvals === undefined ? null : JSON.stringify(approvals),
   ];
   const { rows } = await pool.query<InstallRow & { created: boolean }>(
-    `INSERT INTO connector_definitions (org_id, connector_key, version, definition, package, source, entity_link_overrides)
-     VALUES ($1, $2, $3, $4, $5, $6, coalesce($7::jsonb, '{}'))
+    `INSERT INTO connector_definitions (org_id, connector_key, version, definition, package, source, entity_link_overrides,
+                                        generated, approval_overrides)
+     VALUES ($1, $2, $3, $4, $5, $6, coalesce($7::jsonb, '{}'), $8, coalesce($9::jsonb, '{}'))
      ON CONFLICT (org_id, connector_key) DO UPDATE
         SET version = excluded.version, definition = excluded.definition, package = excluded.package,
-            source = excluded.source,
+            source = excluded.source, generated = excluded.generated,
             -- Absent from the request, the org's overrides stay as they were.
             entity_link_overrides = coalesce($7::jsonb, connector_definitions.entity_link_overrides),
+            approval_overrides = coalesce($9::jsonb, connector_definitions.approval_overrides),
             updated_at = now()
+      -- When the time it was read is all that changed, the install is unchanged.
       WHERE (connector_definitions.version, connector_definitions.definition, connector_definitions.package,
-             connector_definitions.source, connector_definitions.entity_link_overrides)
+             connector_definitions.source, connector_definitions.entity_link_overrides,
+             connector_definitions.generated - 'refreshedAt', connector_definitions.approval_overrides)
             IS DISTINCT FROM (excluded.version, excluded.definition, excluded.package, excluded.source,
-                              coalesce($7::jsonb, connector_definitions.entity_link_overrides))
+                              coalesce($7::jsonb, connector_definitions.entity_link_overrides),
+                              excluded.generated - 'refreshedAt',
+                              coalesce($9::jsonb, connector_definitions.approval_overrides))
      RETURNING ${COLUMNS}, (xmax = 0) AS created`,
     values,
   );

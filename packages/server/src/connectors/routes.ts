@@ -2,9 +2,11 @@ import { AUTH_METHOD_TYPES, type ConnectorDefinition } from '@svc/connector-sdk'
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
+import type { DeploymentEgress } from '../egress/deployment.js';
 import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
+import { codelessRoutes, installCodeless } from './codeless/routes.js';
 import { bundledDefinition, type ConnectorOrigin, inspectConnector } from './install.js';
 import { getInstall, type InstallRow, installedVersions, listInstalls, upsertInstall } from './queries.js';
 import { BUNDLED_CONNECTORS, sandboxRefusal } from './sandbox.js';
@@ -23,9 +25,40 @@ const entityLinkOverrides = z
   )
   .describe("The org's overrides of the connector's entity links, by rule");
 
+const approvalOverrides = z
+  .record(z.string().min(1).max(200), z.boolean())
+  .describe(
+    "A connector without code: whether each action (by key) needs approval, over what the upstream says (an MCP tool's annotations, an operation's HTTP method); kept across refreshes",
+  );
+
+const generatedSchema = z
+  .object({
+    kind: z.enum(['openapi', 'mcp']),
+    refreshedAt: z.string().describe('when the upstream was last read'),
+    skipped: z
+      .array(z.object({ operation: z.string(), reason: z.string() }))
+      .describe('operations or tools the upstream has that did not become actions, and why'),
+    warning: z
+      .string()
+      .nullable()
+      .describe('why the upstream could not be read in full (it wants credentials)'),
+    approvalOverrides: approvalOverrides,
+  })
+  .nullable()
+  .describe('A connector without code: what svc read from its upstream; null for connectors with code');
+
 const installBody = z.union([
   z.strictObject({
     package: z.string().min(1).max(100).describe('a bundled connector: "rss" or "code-host"'),
+    entityLinkOverrides: entityLinkOverrides.optional(),
+  }),
+  z.strictObject({
+    definition: z
+      .record(z.string(), z.unknown())
+      .describe(
+        'a ConnectorDefinition without code: with mcpConfig (an MCP server over streamable HTTP) or openapiConfig (an OpenAPI description); its actions are read from there',
+      ),
+    requiresApproval: approvalOverrides.optional(),
     entityLinkOverrides: entityLinkOverrides.optional(),
   }),
   z.strictObject({
@@ -46,11 +79,12 @@ const installSchema = z.object({
   package: z.string().nullable().describe('the bundled connector it came from; null for posted source'),
   definition: z.record(z.string(), z.unknown()).describe('the ConnectorDefinition, as validated'),
   entityLinkOverrides,
+  generated: generatedSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 
-const toInstall = (row: InstallRow) => ({
+export const toInstall = (row: InstallRow) => ({
   connectorKey: row.connector_key,
   name: row.definition.name,
   version: row.version,
@@ -58,6 +92,15 @@ const toInstall = (row: InstallRow) => ({
   package: row.package,
   definition: row.definition as unknown as Record<string, unknown>,
   entityLinkOverrides: row.entity_link_overrides,
+  generated: row.generated
+    ? {
+        kind: row.generated.kind,
+        refreshedAt: row.generated.refreshedAt,
+        skipped: row.generated.skipped,
+        warning: row.generated.warning,
+        approvalOverrides: row.approval_overrides,
+      }
+    : null,
   createdAt: iso(row.created_at),
   updatedAt: iso(row.updated_at),
 });
@@ -109,6 +152,10 @@ export interface ConnectorRouteOptions {
   connectorSourceInstalls?: boolean | 'off' | 'on' | 'unsandboxed';
   /** Nix packages the workers provide (SVC_CONNECTOR_NIX_PACKAGES): a connector needing others is refused. */
   connectorNixPackages?: Set<string>;
+  /** What a connector without code may reach when svc reads its upstream (SVC_EGRESS_ALLOW). */
+  egress: DeploymentEgress;
+  /** Opens a connection's credentials, for reading an upstream's tools with them. */
+  encryptionKey: Buffer;
 }
 
 export function connectorRoutes(options: ConnectorRouteOptions) {
@@ -127,7 +174,9 @@ export function connectorRoutes(options: ConnectorRouteOptions) {
           description:
             'The code runs in a sandbox (a child process with time and memory limits and no server ' +
             'environment) to read its definition, which is checked with validateDefinition: every ' +
-            'problem is listed. Connections and feeds of an upgraded connector stay.',
+            'problem is listed. Connections and feeds of an upgraded connector stay. A `definition` ' +
+            'without code (mcpConfig or openapiConfig) gets its actions from its upstream, read in the ' +
+            'same sandbox under the same egress rules (SVC_EGRESS_ALLOW for private addresses).',
           params: orgParams,
           body: installBody,
           response: {
@@ -141,6 +190,14 @@ export function connectorRoutes(options: ConnectorRouteOptions) {
       },
       async (request, reply) => {
         const org = orgOf(request);
+        if ('definition' in request.body) {
+          const { definition, requiresApproval, entityLinkOverrides } = request.body;
+          const { result, row } = await installCodeless(options, org.id, definition, {
+            approvalOverrides: requiresApproval,
+            entityLinkOverrides,
+          });
+          return reply.code(result === 'created' ? 201 : 200).send({ result, connector: toInstall(row) });
+        }
         const { entityLinkOverrides: overrides, ...origin } = request.body;
         const installs =
           options.connectorSourceInstalls === true ? 'on' : (options.connectorSourceInstalls ?? 'off');
@@ -172,6 +229,8 @@ export function connectorRoutes(options: ConnectorRouteOptions) {
         return reply.code(result === 'created' ? 201 : 200).send({ result, connector: toInstall(row) });
       },
     );
+
+    await app.register(codelessRoutes(options, toInstall, installSchema));
 
     app.get(
       '/api/:org/connectors',

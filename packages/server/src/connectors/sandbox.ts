@@ -160,7 +160,8 @@ function codeMounts() {
   // From the sources, svc's own packages are in the build: only their dependencies are shown.
   const closure = packageClosure(
     server,
-    [...Object.values(BUNDLED_CONNECTORS), '@svc/connector-sdk', 'undici'],
+    // The MCP client: code-less MCP connectors' children (codeless/upstream.ts) load it.
+    [...Object.values(BUNDLED_CONNECTORS), '@svc/connector-sdk', 'undici', '@modelcontextprotocol/sdk'],
     (dir) => (fromSource ? [] : [join(dir, 'dist'), join(dir, 'package.json')]),
   );
   // Of the server itself, the child's own folder only: not its routes, not its dependencies.
@@ -470,8 +471,11 @@ export async function runInSandbox<T>(
   task: { module?: unknown } & Record<string, unknown>,
   options: SandboxOptions,
   folder: string | null = null,
+  /** What the task may reach through the egress socket (within `options.egress`); null: nothing. */
+  grant: EgressGrant | null = null,
 ): Promise<T> {
   const sandbox = await openSandbox(options);
+  sandbox.grant(grant);
   let given = task;
   try {
     // The module as the child sees it: in its own slot.

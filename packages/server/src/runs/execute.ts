@@ -13,6 +13,7 @@ import {
   sessionSecrets,
 } from '../connections/session-store.js';
 import { parseChildMessage } from '../connectors/child-messages.js';
+import { upstreamHosts } from '../connectors/codeless/install.js';
 import type { EgressGrant } from '../connectors/egress-proxy.js';
 import type { ChildMessage, ParentMessage, RejectedItem } from '../connectors/protocol.js';
 import type { ConnectorCodeError, Sandbox, SandboxPool } from '../connectors/sandbox.js';
@@ -183,7 +184,7 @@ async function egressGrant(deps: RunnerDeps, scope: RunScope): Promise<EgressGra
       grantCredentialHosts(client, scope.connectionId, scope.definition),
     )) as string[]);
   // A credential that is itself a URL (a webhook's, say) is its owner's word on where it goes.
-  const hosts = [...granted, ...urlHosts(scope.secrets)];
+  const hosts = [...granted, ...urlHosts(scope.secrets), ...upstreamHosts(scope.definition, scope.generated)];
   const why = ungrantedConfig(hosts, scope.config);
   if (why) throw new Error(why);
   return { hosts: new Set(hosts) };

@@ -15,6 +15,8 @@ import {
   tokenRenewAt,
 } from '../connections/credentials.js';
 import { openSession } from '../connections/session-store.js';
+import { codelessModule } from '../connectors/codeless/install.js';
+import type { Generated } from '../connectors/codeless/types.js';
 import { installedSourceFile } from '../connectors/compile.js';
 import type { ConnectorModule } from '../connectors/protocol.js';
 import { BUNDLED_CONNECTORS } from '../connectors/sandbox.js';
@@ -51,6 +53,8 @@ export interface RunScope {
   sessionState: Record<string, unknown> | null;
   package: string | null;
   source: string | null;
+  /** A connector without code: what svc read from its upstream (connectors/codeless/). */
+  generated: Generated | null;
 }
 
 export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Promise<RunScope | null> {
@@ -63,6 +67,7 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
     entity_link_overrides: EntityLinkOverrides;
     package: string | null;
     source: string | null;
+    generated: Generated | null;
     connection_config: Record<string, unknown>;
     credentials: Buffer | null;
     shared_credentials: Buffer | null;
@@ -77,7 +82,7 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
     session_state: Buffer | null;
   }>(
     `SELECT c.org_id, o.slug AS org_slug, c.id AS connection_id, c.connector_key, d.definition, d.entity_link_overrides, d.package,
-            d.source, c.config AS connection_config, c.credentials, f.id AS feed_id, f.feed_key,
+            d.source, d.generated, c.config AS connection_config, c.credentials, f.id AS feed_id, f.feed_key,
             f.config AS feed_config, f.checkpoint, coalesce(f.entity_ids, c.entity_ids) AS entity_ids,
             r.action_key, r.action_input, c.granted_hosts, g.credentials AS shared_credentials, c.session_state
        FROM runs r
@@ -138,11 +143,13 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
     ) as Record<string, unknown> | null,
     package: row.package,
     source: row.source,
+    generated: row.generated,
   };
 }
 
 /** The module the child imports: a bundled package, or the installed source as a file. */
 export async function connectorModule(scope: RunScope): Promise<ConnectorModule> {
+  if (scope.generated) return codelessModule(scope.definition, scope.generated);
   if (scope.package) {
     const name = BUNDLED_CONNECTORS[scope.package];
     if (!name) throw new Error(`the bundled connector "${scope.package}" is not part of this svc`);
