@@ -44,9 +44,9 @@ const LIST_AND_CREATE = `  /pets:
     post:
       operationId: uploadPhoto
       tags: [pets]
-      parameters: [{ name: petId, in: path, required: true, schema: { type: string } }]
-      requestBody:
-        content: { multipart/form-data: { schema: { type: object } } }
+      parameters:
+        - { name: petId, in: path, required: true, schema: { type: string } }
+        - { name: session, in: cookie, required: true, schema: { type: string } }
       responses: { '200': { description: uploaded } }
   /store:
     get:
@@ -165,7 +165,9 @@ describe('svc connector install <definition file>', () => {
       'createPet  required  open-world',
     ]);
     expect(session.errors[0]).toBe('2 actions generated from its OpenAPI description');
-    expect(session.errors).toContainEqual(expect.stringMatching(/^skipped uploadPhoto: .*multipart/));
+    expect(session.errors).toContainEqual(
+      expect.stringMatching(/^skipped uploadPhoto: .*cookie parameter "session"/),
+    );
     expect(session.errors.at(-1)).toBe(
       'connect it: svc connection create petstore --credential api_key=<ENV_VAR>',
     );
