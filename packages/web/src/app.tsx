@@ -12,6 +12,7 @@ const AgentPage = lazy(() => import('./pages/agents/detail'));
 const ChatPage = lazy(() => import('./pages/chat/chat'));
 const ApprovalsPage = lazy(() => import('./pages/approvals/inbox'));
 const ConnectorsPage = lazy(() => import('./pages/connectors/list'));
+const ConnectorPage = lazy(() => import('./pages/connectors/connector'));
 const ConnectionPage = lazy(() => import('./pages/connectors/connection'));
 const RunsPage = lazy(() => import('./pages/runs/list'));
 const RunPage = lazy(() => import('./pages/runs/detail'));
@@ -31,6 +32,7 @@ export const ROUTES = {
   chat: '/orgs/:org/agents/:agentId/chat',
   approvals: '/orgs/:org/approvals',
   connectors: '/orgs/:org/connectors',
+  connector: '/orgs/:org/connectors/:connectorKey',
   connection: '/orgs/:org/connections/:connectionId',
   runs: '/orgs/:org/runs',
   run: '/orgs/:org/runs/:runId',
@@ -76,6 +78,7 @@ function SignedIn({ session, setSession }: { session: Session; setSession: (s: S
           <Route path={at(ROUTES.chat)} component={ChatPage} />
           <Route path={at(ROUTES.approvals)} component={ApprovalsPage} />
           <Route path={at(ROUTES.connectors)} component={ConnectorsPage} />
+          <Route path={at(ROUTES.connector)} component={ConnectorPage} />
           <Route path={at(ROUTES.connection)} component={ConnectionPage} />
           <Route path={at(ROUTES.runs)} component={RunsPage} />
           <Route path={at(ROUTES.run)} component={RunPage} />

@@ -3,10 +3,19 @@ import { useSession } from '../../session';
 import { useLoad } from '../../ui/load';
 import { Loading, Page, Status, Time } from '../../ui/page';
 import { ConnectForm } from './connect';
+import { InstallDefinitionForm } from './install-definition';
 import { Packages } from './packages';
-import { definitionOf, METHOD_NAMES, methodsOf } from './types';
+import { definitionOf, type Installed, METHOD_NAMES, methodsOf } from './types';
 import './connectors.css';
 import { Table } from '../../ui/table';
+
+/** Where an installed connector came from. */
+function origin(connector: Installed): string {
+  if (connector.package) return `bundled: ${connector.package}`;
+  if (connector.generated)
+    return connector.generated.kind === 'mcp' ? 'no code: MCP server' : 'no code: OpenAPI';
+  return 'posted source';
+}
 
 /** The org's connections, the connectors it has installed, and the ones this server bundles. */
 export default function ConnectorsPage({ org }: { org: string }) {
@@ -80,9 +89,11 @@ export default function ConnectorsPage({ org }: { org: string }) {
             <ul class="installed-list">
               {connectors.map((connector) => (
                 <li key={connector.connectorKey}>
-                  <strong>{connector.name}</strong> <span class="badge mono">{connector.connectorKey}</span>{' '}
-                  {connector.version} ·{' '}
-                  {connector.package ? `bundled: ${connector.package}` : 'posted source'} · connects with{' '}
+                  <a href={href(`/orgs/${org}/connectors/${encodeURIComponent(connector.connectorKey)}`)}>
+                    <strong>{connector.name}</strong>
+                  </a>{' '}
+                  <span class="badge mono">{connector.connectorKey}</span> {connector.version} ·{' '}
+                  {origin(connector)} · connects with{' '}
                   {methodsOf(definitionOf(connector))
                     .map((method) => METHOD_NAMES[method.type])
                     .join(', ') || METHOD_NAMES.none}
@@ -97,6 +108,13 @@ export default function ConnectorsPage({ org }: { org: string }) {
       <Loading loaded={packages}>
         {({ packages: list }) => <Packages org={org} packages={list} onInstalled={afterInstall} />}
       </Loading>
+
+      {can('admin') ? (
+        <>
+          <h2>Without code</h2>
+          <InstallDefinitionForm org={org} />
+        </>
+      ) : null}
     </Page>
   );
 }

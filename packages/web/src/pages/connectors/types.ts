@@ -69,6 +69,8 @@ export interface ActionDefinition {
   requiresApproval: boolean;
   description?: string;
   inputSchema?: JsonSchema;
+  /** What an agent's client is told about the action (MCP's tool annotations; generated ones have them). */
+  annotations?: { destructiveHint?: boolean; openWorldHint?: boolean; idempotentHint?: boolean };
 }
 
 export interface Definition {
@@ -80,7 +82,12 @@ export interface Definition {
   feeds?: Record<string, { key: string; name: string; description?: string; configSchema?: JsonSchema }>;
   actions?: Record<string, ActionDefinition>;
   optionsSchema?: JsonSchema;
+  openapiConfig?: { specUrl?: string; spec?: unknown; includeTags?: string[] };
+  mcpConfig?: { upstreamUrl: string };
 }
+
+/** What svc read from a connector without code's upstream; null for a connector with code. */
+export type Generated = NonNullable<Installed['generated']>;
 
 export const definitionOf = (installed: Installed) => installed.definition as unknown as Definition;
 
