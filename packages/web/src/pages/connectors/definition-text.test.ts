@@ -18,7 +18,12 @@ describe('a pasted definition', () => {
   it('reads YAML and JSON, with requiresApproval taken apart', async () => {
     const yaml =
       'key: notes\nname: Notes\nversion: 1.0.0\nmcpConfig:\n  upstreamUrl: https://mcp.example/mcp\nrequiresApproval:\n  wipe: true\n';
-    expect(await parseDefinitionText(yaml)).toEqual({
+    const { locate, ...body } = await parseDefinitionText(yaml);
+    expect(locate('/definition/mcpConfig/upstreamUrl')).toBe('line 5');
+    expect(locate('/body/requiresApproval/wipe')).toBe('line 7');
+    // A field the text lacks: where its parent is.
+    expect(locate('/definition/mcpConfig/headers')).toBe('line 4');
+    expect(body).toEqual({
       definition: {
         key: 'notes',
         name: 'Notes',
@@ -27,9 +32,9 @@ describe('a pasted definition', () => {
       },
       requiresApproval: { wipe: true },
     });
-    expect(await parseDefinitionText('  {"key": "notes", "name": "Notes"}')).toEqual({
-      definition: { key: 'notes', name: 'Notes' },
-    });
+    const json = await parseDefinitionText('  {\n  "key": "notes",\n  "feeds": {}\n}');
+    expect(json.definition).toEqual({ key: 'notes', feeds: {} });
+    expect(json.locate('/definition/feeds')).toBe('line 3');
   });
 
   it('names the line and column of a syntax error', async () => {

@@ -10,23 +10,30 @@ export interface DefinitionBody {
   requiresApproval?: Record<string, boolean>;
 }
 
+/** The body, and the line of the text that a problem's path (`/definition/feeds`) points at. */
+export interface ParsedDefinition extends DefinitionBody {
+  locate(pointer: string): string | undefined;
+}
+
 /** What is wrong with the text, where: the form shows it beside the field. */
 export class DefinitionTextError extends Error {
   override name = 'DefinitionTextError';
 }
 
-export async function parseDefinitionText(text: string): Promise<DefinitionBody> {
+export async function parseDefinitionText(text: string): Promise<ParsedDefinition> {
   const trimmed = text.trim();
   if (trimmed === '') throw new DefinitionTextError('paste a connector definition (JSON or YAML)');
   // JSON first when it looks like JSON: its errors say more about JSON than YAML's would.
-  const value = trimmed.startsWith('{') ? parseJson(text) : await parseYaml(text);
+  const json = trimmed.startsWith('{') ? parseJson(text) : undefined;
+  const { value: yaml, locate } = await parseYaml(text, json !== undefined);
+  const value = json ?? yaml;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new DefinitionTextError(
       'the text is not a mapping: a definition has key, name, version and openapiConfig or mcpConfig',
     );
   }
   const { requiresApproval, ...definition } = value as Record<string, unknown>;
-  if (requiresApproval === undefined) return { definition };
+  if (requiresApproval === undefined) return { definition, locate };
   const approvals = requiresApproval as Record<string, unknown>;
   const wrong =
     typeof approvals !== 'object' ||
@@ -38,7 +45,7 @@ export async function parseDefinitionText(text: string): Promise<DefinitionBody>
       'requiresApproval must map action keys to true or false, e.g. {"createPet": true, "listPets": false}',
     );
   }
-  return { definition, requiresApproval: approvals as Record<string, boolean> };
+  return { definition, requiresApproval: approvals as Record<string, boolean>, locate };
 }
 
 /** JSON.parse's message with a line and column (browsers name an offset, or nothing). */
@@ -57,17 +64,48 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** YAML is loaded only when YAML is pasted: the connectors page stays small without it. */
-async function parseYaml(text: string): Promise<unknown> {
-  const { LineCounter, parseDocument } = await import('yaml');
+/**
+ * The YAML library is loaded only when a definition is pasted: the connectors page stays small
+ * without it. JSON is read by YAML too (`lenient`: errors ignored), for the lines of its paths.
+ */
+async function parseYaml(
+  text: string,
+  lenient: boolean,
+): Promise<{ value: unknown; locate: ParsedDefinition['locate'] }> {
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = await import('yaml');
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const first = document.errors[0];
-  if (first) {
+  if (first && !lenient) {
     const { line, col } = lines.linePos(first.pos[0]);
     throw new DefinitionTextError(`YAML, line ${line}, column ${col}: ${first.message}`);
   }
-  return document.toJS({ maxAliasCount: 100 });
+  const lineOf = (node: unknown) => {
+    const range = (node as { range?: [number, number] } | null)?.range;
+    return range ? `line ${lines.linePos(range[0]).line}` : undefined;
+  };
+  // A key's line (where to look), or the deepest place the text has on the way to a missing one.
+  const locate = (pointer: string) => {
+    if (first) return undefined;
+    const keys = pointer.split('/').filter(Boolean);
+    if (keys[0] === 'body') keys.shift();
+    if (keys[0] === 'definition') keys.shift();
+    let node: unknown = document.contents;
+    let found = lineOf(node);
+    for (const key of keys) {
+      if (isMap(node)) {
+        const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === key);
+        if (!pair) break;
+        found = lineOf(pair.key) ?? found;
+        node = pair.value;
+      } else if (isSeq(node) && node.items[Number(key)]) {
+        node = node.items[Number(key)];
+        found = lineOf(node) ?? found;
+      } else break;
+    }
+    return found;
+  };
+  return { value: first ? undefined : document.toJS({ maxAliasCount: 100 }), locate };
 }
 
 /** A definition built from a URL and a name, for the common case of nothing more to say. */

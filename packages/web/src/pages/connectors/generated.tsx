@@ -35,7 +35,10 @@ export function ActionsTable({
         <tr key={action.key}>
           <td>
             <span class="mono">{action.key}</span>
-            {action.name && action.name !== action.key ? <p class="hint">{action.name}</p> : null}
+            {/* A generated action's name is often its description again: shown once. */}
+            {action.name && action.name !== action.key && action.name !== action.description ? (
+              <p class="hint">{action.name}</p>
+            ) : null}
           </td>
           <td>{action.requiresApproval ? <span class="badge">needs approval</span> : 'none'}</td>
           <td>{hints(action)}</td>

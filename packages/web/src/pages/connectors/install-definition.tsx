@@ -41,6 +41,8 @@ export function InstallDefinitionForm({ org }: { org: string }) {
   const [fields, setFields] = useState({ key: '', name: '', url: '' });
   const [text, setText] = useState('');
   const [error, setError] = useState<Error | null>(null);
+  // Where the server's problems are in the pasted text, for the text that was sent.
+  const [where, setWhere] = useState<((path: string) => string | undefined) | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const field = (name: keyof typeof fields) => ({
     id: `definition-${name}`,
@@ -54,8 +56,13 @@ export function InstallDefinitionForm({ org }: { org: string }) {
     setBusy(true);
     setError(null);
     try {
-      const body: DefinitionBody =
-        from === 'text' ? await parseDefinitionText(text) : definitionFromUrl(from, fields);
+      setWhere(undefined);
+      let body: DefinitionBody;
+      if (from === 'text') {
+        const { locate, ...parsed } = await parseDefinitionText(text);
+        setWhere(() => locate);
+        body = parsed;
+      } else body = definitionFromUrl(from, fields);
       const answer = await must(api.POST('/api/{org}/connectors', { params: { path: { org } }, body }));
       route(href(`/orgs/${org}/connectors/${encodeURIComponent(answer.connector.connectorKey)}`));
     } catch (failure) {
@@ -133,7 +140,7 @@ export function InstallDefinitionForm({ org }: { org: string }) {
           </p>
         </div>
       ) : (
-        <ProblemNote error={error} />
+        <ProblemNote error={error} where={from === 'text' ? where : undefined} />
       )}
       <button type="submit" disabled={busy}>
         {busy ? 'Installing…' : 'Install definition'}
