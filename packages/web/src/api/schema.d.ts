@@ -606,9 +606,29 @@ export interface paths {
         put?: never;
         /**
          * Install a connector in the org, or upgrade it, by its definition's key
-         * @description The code runs in a sandbox (a child process with time and memory limits and no server environment) to read its definition, which is checked with validateDefinition: every problem is listed. Connections and feeds of an upgraded connector stay.
+         * @description The code runs in a sandbox (a child process with time and memory limits and no server environment) to read its definition, which is checked with validateDefinition: every problem is listed. Connections and feeds of an upgraded connector stay. A `definition` without code (mcpConfig or openapiConfig) gets its actions from its upstream, read in the same sandbox under the same egress rules (SVC_EGRESS_ALLOW for private addresses).
          */
         post: operations["installConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{org}/connectors/{key}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a connector without code's actions from its upstream again
+         * @description Lists the MCP server's tools, or fetches the OpenAPI description, again, with a connection's credentials (the one named, else the first active one that has some): new actions become tools, and one the upstream no longer offers stops being one. The org's `requiresApproval` overrides stay.
+         */
+        post: operations["refreshConnector"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7674,6 +7694,24 @@ export interface operations {
                                     maskIdentities?: string[];
                                 };
                             };
+                            /** @description A connector without code: what svc read from its upstream; null for connectors with code */
+                            generated: {
+                                /** @enum {string} */
+                                kind: "openapi" | "mcp";
+                                /** @description when the upstream was last read */
+                                refreshedAt: string;
+                                /** @description operations or tools the upstream has that did not become actions, and why */
+                                skipped: {
+                                    operation: string;
+                                    reason: string;
+                                }[];
+                                /** @description why the upstream could not be read in full (it wants credentials) */
+                                warning: string | null;
+                                /** @description A connector without code: whether each action (by key) needs approval, over what the upstream says (an MCP tool's annotations, an operation's HTTP method); kept across refreshes */
+                                approvalOverrides: {
+                                    [key: string]: boolean;
+                                };
+                            } | null;
                             createdAt: string;
                             updatedAt: string;
                         }[];
@@ -7793,6 +7831,24 @@ export interface operations {
                         };
                     };
                 } | {
+                    /** @description a ConnectorDefinition without code: with mcpConfig (an MCP server over streamable HTTP) or openapiConfig (an OpenAPI description); its actions are read from there */
+                    definition: {
+                        [key: string]: unknown;
+                    };
+                    /** @description A connector without code: whether each action (by key) needs approval, over what the upstream says (an MCP tool's annotations, an operation's HTTP method); kept across refreshes */
+                    requiresApproval?: {
+                        [key: string]: boolean;
+                    };
+                    /** @description The org's overrides of the connector's entity links, by rule */
+                    entityLinkOverrides?: {
+                        [key: string]: {
+                            disable?: boolean;
+                            retargetEntityType?: string;
+                            autoCreate?: boolean;
+                            maskIdentities?: string[];
+                        };
+                    };
+                } | {
                     /** @description the connector's ES module; TypeScript allowed; it may import @svc/connector-sdk */
                     source: string;
                     /** @description The org's overrides of the connector's entity links, by rule */
@@ -7837,6 +7893,24 @@ export interface operations {
                                     maskIdentities?: string[];
                                 };
                             };
+                            /** @description A connector without code: what svc read from its upstream; null for connectors with code */
+                            generated: {
+                                /** @enum {string} */
+                                kind: "openapi" | "mcp";
+                                /** @description when the upstream was last read */
+                                refreshedAt: string;
+                                /** @description operations or tools the upstream has that did not become actions, and why */
+                                skipped: {
+                                    operation: string;
+                                    reason: string;
+                                }[];
+                                /** @description why the upstream could not be read in full (it wants credentials) */
+                                warning: string | null;
+                                /** @description A connector without code: whether each action (by key) needs approval, over what the upstream says (an MCP tool's annotations, an operation's HTTP method); kept across refreshes */
+                                approvalOverrides: {
+                                    [key: string]: boolean;
+                                };
+                            } | null;
                             createdAt: string;
                             updatedAt: string;
                         };
@@ -7872,6 +7946,24 @@ export interface operations {
                                     maskIdentities?: string[];
                                 };
                             };
+                            /** @description A connector without code: what svc read from its upstream; null for connectors with code */
+                            generated: {
+                                /** @enum {string} */
+                                kind: "openapi" | "mcp";
+                                /** @description when the upstream was last read */
+                                refreshedAt: string;
+                                /** @description operations or tools the upstream has that did not become actions, and why */
+                                skipped: {
+                                    operation: string;
+                                    reason: string;
+                                }[];
+                                /** @description why the upstream could not be read in full (it wants credentials) */
+                                warning: string | null;
+                                /** @description A connector without code: whether each action (by key) needs approval, over what the upstream says (an MCP tool's annotations, an operation's HTTP method); kept across refreshes */
+                                approvalOverrides: {
+                                    [key: string]: boolean;
+                                };
+                            } | null;
                             createdAt: string;
                             updatedAt: string;
                         };
@@ -7942,6 +8034,197 @@ export interface operations {
                 };
             };
             /** @description The code could not be loaded, or its definition is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this address; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than 16 KiB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The server failed; the error is in its log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable, or this server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    refreshConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description org slug */
+                org: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "connectionId": 12
+                 *     }
+                 */
+                "application/json": {
+                    connectionId?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        result: "updated" | "unchanged";
+                        connector: {
+                            connectorKey: string;
+                            name: string;
+                            version: string;
+                            description: string | null;
+                            /** @description the bundled connector it came from; null for posted source */
+                            package: string | null;
+                            /** @description the ConnectorDefinition, as validated */
+                            definition: {
+                                [key: string]: unknown;
+                            };
+                            /** @description The org's overrides of the connector's entity links, by rule */
+                            entityLinkOverrides: {
+                                [key: string]: {
+                                    disable?: boolean;
+                                    retargetEntityType?: string;
+                                    autoCreate?: boolean;
+                                    maskIdentities?: string[];
+                                };
+                            };
+                            /** @description A connector without code: what svc read from its upstream; null for connectors with code */
+                            generated: {
+                                /** @enum {string} */
+                                kind: "openapi" | "mcp";
+                                /** @description when the upstream was last read */
+                                refreshedAt: string;
+                                /** @description operations or tools the upstream has that did not become actions, and why */
+                                skipped: {
+                                    operation: string;
+                                    reason: string;
+                                }[];
+                                /** @description why the upstream could not be read in full (it wants credentials) */
+                                warning: string | null;
+                                /** @description A connector without code: whether each action (by key) needs approval, over what the upstream says (an MCP tool's annotations, an operation's HTTP method); kept across refreshes */
+                                approvalOverrides: {
+                                    [key: string]: boolean;
+                                };
+                            } | null;
+                            createdAt: string;
+                            updatedAt: string;
+                        };
+                        /** @description action keys the upstream offers now and did not before */
+                        added: string[];
+                        /** @description action keys it no longer offers: no longer tools */
+                        removed: string[];
+                    };
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or bad credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credentials lack the needed scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in this org */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A segment of the path is longer than 1000 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The connector has code, or its upstream could not be read */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8149,6 +8432,24 @@ export interface operations {
                                     maskIdentities?: string[];
                                 };
                             };
+                            /** @description A connector without code: what svc read from its upstream; null for connectors with code */
+                            generated: {
+                                /** @enum {string} */
+                                kind: "openapi" | "mcp";
+                                /** @description when the upstream was last read */
+                                refreshedAt: string;
+                                /** @description operations or tools the upstream has that did not become actions, and why */
+                                skipped: {
+                                    operation: string;
+                                    reason: string;
+                                }[];
+                                /** @description why the upstream could not be read in full (it wants credentials) */
+                                warning: string | null;
+                                /** @description A connector without code: whether each action (by key) needs approval, over what the upstream says (an MCP tool's annotations, an operation's HTTP method); kept across refreshes */
+                                approvalOverrides: {
+                                    [key: string]: boolean;
+                                };
+                            } | null;
                             createdAt: string;
                             updatedAt: string;
                         };
