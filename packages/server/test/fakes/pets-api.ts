@@ -12,6 +12,8 @@ export interface FakePetsApi {
   url: string;
   specUrl: string;
   requests: { method: string; url: string; headers: IncomingHttpHeaders; body: string }[];
+  /** What `/openapi.yaml` serves: a test may change it, as an upstream changes its API. */
+  description: string;
 }
 
 const description = readFileSync(
@@ -20,7 +22,7 @@ const description = readFileSync(
 );
 
 export async function startFakePetsApi(apiKey: string): Promise<FakePetsApi> {
-  const fake: FakePetsApi = { url: '', specUrl: '', requests: [] };
+  const fake: FakePetsApi = { url: '', specUrl: '', requests: [], description };
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => {
@@ -33,7 +35,7 @@ export async function startFakePetsApi(apiKey: string): Promise<FakePetsApi> {
       };
       if (req.url === '/openapi.yaml') {
         res.writeHead(200, { 'content-type': 'application/yaml' });
-        res.end(description);
+        res.end(fake.description);
         return;
       }
       fake.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });

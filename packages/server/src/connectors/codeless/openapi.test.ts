@@ -199,6 +199,32 @@ describe('a connector from an OpenAPI description', () => {
     expect(result.error).toContain('a pet needs a name');
   }, 30_000);
 
+  it('refresh reads the description again: an operation gone from it stops being a tool', async () => {
+    const before = (await server.call('GET', '/api/default/connectors/pets')).body.connector;
+    const same = await server.call('POST', '/api/default/connectors/pets/refresh', { body: {} });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect(same.body).toMatchObject({ result: 'unchanged', added: [], removed: [] });
+    expect(Date.parse(same.body.connector.generated.refreshedAt)).toBeGreaterThan(
+      Date.parse(before.generated.refreshedAt),
+    );
+    const original = pets.description;
+    pets.description = original.replace('operationId: createPet', 'operationId: addPet');
+    try {
+      const changed = await server.call('POST', '/api/default/connectors/pets/refresh', { body: {} });
+      expect(changed.body).toMatchObject({ result: 'updated', added: ['addPet'], removed: ['createPet'] });
+      // The org's word on approval stays with the install, and applies to what it names.
+      expect(changed.body.connector.generated.approvalOverrides).toEqual({ createPet: false });
+      calling('pets__listPets', {});
+      await send('keeper', 'what can you do?');
+      const names = toolNames(fake.requests.at(-1));
+      expect(names).toContain('pets__addPet');
+      expect(names).not.toContain('pets__createPet');
+    } finally {
+      pets.description = original;
+      await server.call('POST', '/api/default/connectors/pets/refresh', { body: {} });
+    }
+  }, 30_000);
+
   it('a definition given inline needs no fetch; one that is not OpenAPI is refused at its field', async () => {
     const inline = await server.call('POST', '/api/default/connectors', {
       body: {
