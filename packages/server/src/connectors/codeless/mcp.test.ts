@@ -67,11 +67,15 @@ const accessTokens = () => oauth.issued().filter((token) => token.startsWith('at
 const bearerOf = (headers: { authorization?: string | undefined }) =>
   headers.authorization?.startsWith('Bearer ') ? headers.authorization.slice(7) : null;
 
+/** The hub refuses every token, as after a revocation on its side. */
+let refuseEveryToken = false;
+
 beforeAll(async () => {
   llm = await startFakeChatCompletions();
   oauth = await startFakeOAuth({ tokenEndpointAuthMethod: 'client_secret_post' });
   hub = await startFakeMcpUpstream({
     authorized: (headers) => {
+      if (refuseEveryToken) return false;
       const token = bearerOf(headers);
       return token !== null && accessTokens().includes(token);
     },
@@ -336,6 +340,26 @@ describe('an MCP server as a connector without code, with OAuth', () => {
     expect(back.body).toMatchObject({ result: 'updated', added: ['delete_item'], removed: [] });
     expect(back.body.connector.definition.actions.delete_item.requiresApproval).toBe(true);
   }, 60_000);
+
+  it('keeps its tools when the server refuses the token at a refresh, and says why', async () => {
+    refuseEveryToken = true;
+    try {
+      const refused = await server.call('POST', '/api/default/connectors/mcphub/refresh', { body: {} });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(200);
+      expect(refused.body).toMatchObject({ added: [], removed: [] });
+      expect(Object.keys(refused.body.connector.definition.actions).sort()).toEqual([
+        'delete_item',
+        'search',
+      ]);
+      expect(refused.body.connector.generated.warning).toMatch(
+        /answered 401 to the connection's credentials/,
+      );
+    } finally {
+      refuseEveryToken = false;
+    }
+    const again = await server.call('POST', '/api/default/connectors/mcphub/refresh', { body: {} });
+    expect(again.body.connector.generated.warning).toBeNull();
+  }, 30_000);
 });
 
 describe('an MCP server as a connector without code, with an API key', () => {
