@@ -103,7 +103,19 @@ export function schemaLimitProblems(schema: JsonSchema): string[] {
  * same `anyOf`, which say the same thing less clearly.
  */
 export function invalidSchemaProblems(schema: JsonSchema): string[] {
-  if (ajv.validateSchema(schema)) return compileProblems(schema);
+  let valid: boolean;
+  try {
+    valid = ajv.validateSchema(schema) as boolean;
+  } catch (error) {
+    // A `$schema` naming a dialect Ajv has not loaded (draft-07, say) throws rather than answers.
+    const dialect = (schema as { $schema?: unknown }).$schema;
+    return [
+      typeof dialect === 'string'
+        ? `$schema: ${JSON.stringify(dialect)} is not JSON Schema 2020-12; leave $schema out or name https://json-schema.org/draft/2020-12/schema`
+        : `(schema): ${(error as Error).message}`,
+    ];
+  }
+  if (valid) return compileProblems(schema);
   const [first] = ajv.errors ?? [];
   if (!first) return ['(schema): is invalid'];
   const where = first.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : '(schema)';

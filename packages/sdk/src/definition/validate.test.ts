@@ -241,6 +241,16 @@ const CASES: [string, Mutation, string, RegExp][] = [
     /is not valid JSON Schema: required: must be array/,
   ],
   [
+    'an inputSchema of a JSON Schema dialect other than 2020-12 (it threw)',
+    (d) =>
+      (d.actions.add_label.inputSchema = {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+      }),
+    'actions.add_label.inputSchema',
+    /is not valid JSON Schema: \$schema: "http:\/\/json-schema.org\/draft-07\/schema#" is not JSON Schema 2020-12/,
+  ],
+  [
     'an interactive method with no timeout sense',
     (d) => d.authSchema.methods.push({ type: 'interactive', timeoutSec: 0 }),
     'authSchema.methods[2].timeoutSec',

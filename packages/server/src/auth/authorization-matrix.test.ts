@@ -295,11 +295,13 @@ async function pathOf(route: RegisteredRoute, fresh: boolean): Promise<string> {
         ? fixtures.actionConnectionId
         : name === 'connectionId' && route.url.endsWith('/browser-session')
           ? fixtures.browserConnectionId
-          : name === 'connectionId' && route.url.includes('/auth-runs')
-            ? fixtures.authConnectionId
-            : name === 'runId' && route.url.includes('/auth-runs/')
-              ? fixtures.authRunId
-              : paramValue(name);
+          : name === 'key' && route.url.endsWith('/refresh')
+            ? 'matrix-inline' // a connector without code: one with code has nothing to refresh
+            : name === 'connectionId' && route.url.includes('/auth-runs')
+              ? fixtures.authConnectionId
+              : name === 'runId' && route.url.includes('/auth-runs/')
+                ? fixtures.authRunId
+                : paramValue(name);
     path = path.replace(`:${name}`, fresher ? await fresher() : value);
   }
   return path + (QUERIES[label(route)] ?? '');
@@ -479,6 +481,24 @@ beforeAll(async () => {
   fixtures.windowId = window.rows[0]?.id as string;
   expect(
     (await server.call('POST', `/api/${ORG}/connectors`, { body: { package: 'code-host' } })).status,
+  ).toBe(201);
+  // A connector without code, its description given inline (refreshing it reads nothing remote).
+  expect(
+    (
+      await server.call('POST', `/api/${ORG}/connectors`, {
+        body: {
+          definition: {
+            key: 'matrix-inline',
+            name: 'Matrix',
+            version: '1.0.0',
+            openapiConfig: {
+              spec: { openapi: '3.1.0', info: { title: 'm', version: '1' }, paths: { '/m': { get: {} } } },
+              serverUrl: 'https://api.example.com',
+            },
+          },
+        },
+      })
+    ).status,
   ).toBe(201);
   // Made directly, active as if its OAuth grant were held.
   const codeHost = await server.pool.query<{ id: string }>(

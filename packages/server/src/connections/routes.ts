@@ -14,6 +14,7 @@ import {
 } from '../http/common.js';
 import { notFound, ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
+import { type RefreshOnConnectOptions, refreshOnConnect } from './codeless-refresh.js';
 import { forgetCredentials, storeCredentials } from './credentials.js';
 import { deleteConnectionRoute } from './delete-route.js';
 import { credentialProblems, pendingAuth, renderDisplayName, runConfig, schemaDetails } from './model.js';
@@ -121,7 +122,7 @@ const invalid = (detail: string, errors: { path: string; message: string }[]) =>
   new ProblemError(422, 'validation_failed', detail, errors);
 
 /** What the routes of this file need from the server that mounts them. */
-export interface ConnectionRouteOptions {
+export interface ConnectionRouteOptions extends RefreshOnConnectOptions {
   pool: Pool;
   /** Opens what the server keeps and must read back: SVC_ENCRYPTION_KEY. */
   encryptionKey: Buffer;
@@ -181,6 +182,10 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
           credentials: body.credentials,
           createdBy: request.caller?.token?.name ?? 'admin',
         });
+        // An MCP server without code lists its tools to the connection's credentials.
+        if (body.credentials) {
+          await refreshOnConnect(options, request.log, org.id, body.connectorKey, String(row.id));
+        }
         const feeds = await feedsOf(options.pool, org.id, row.id);
         return reply.code(201).send({ connection: toConnection(row), feeds: feeds.map(toFeed) });
       },
@@ -253,7 +258,7 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
       async (request) => {
         const org = orgOf(request);
         const { connectionId } = request.params;
-        return transaction(options.pool, async (client) => {
+        const updated = await transaction(options.pool, async (client) => {
           if (!/^\d{1,18}$/.test(connectionId)) throw notFound(`connection ${connectionId}`);
           await client.query('SELECT 1 FROM connections WHERE id = $1 FOR UPDATE', [connectionId]);
           const current = await connectionById(client, org.id, connectionId);
@@ -300,6 +305,11 @@ export function connectionRoutes(options: ConnectionRouteOptions) {
             connection: toConnection(after),
           };
         });
+        // Committed: an MCP server without code lists its tools to the new credentials.
+        if (request.body.credentials) {
+          await refreshOnConnect(options, request.log, org.id, updated.connection.connectorKey, connectionId);
+        }
+        return updated;
       },
     );
 

@@ -73,6 +73,14 @@ export async function upsertInstall(
   );
   const written = rows[0];
   if (written) return { result: written.created ? 'created' : 'updated', row: written };
+  if (generated) {
+    // Read again and found the same: when it was read is news, the install is not.
+    await pool.query(
+      `UPDATE connector_definitions SET generated = jsonb_set(generated, '{refreshedAt}', to_jsonb($3::text))
+        WHERE org_id = $1 AND connector_key = $2 AND generated IS NOT NULL`,
+      [orgId, definition.key, generated.refreshedAt],
+    );
+  }
   const current = await getInstall(pool, orgId, definition.key);
   return { result: 'unchanged', row: current as InstallRow };
 }

@@ -38,6 +38,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   decideApproval: { decision: 'approve' },
   receiveWebhook: { type: 'url_verification', challenge: 'a-challenge-from-slack' },
   installConnector: { package: 'rss' },
+  refreshConnector: { connectionId: 12 },
   createConnection: { connectorKey: 'rss', displayName: 'Product blog' },
   updateConnection: { status: 'paused' },
   revokeConnection: { reason: 'the account was closed' },

@@ -1,9 +1,10 @@
 import type { ConnectorDefinition } from '@svc/connector-sdk';
 import { recordIdSchema } from '@svc/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../auth/authenticate.js';
+import { refreshOnConnect } from '../connections/codeless-refresh.js';
 import { storeCredentials } from '../connections/credentials.js';
 import { connectionById } from '../connections/queries.js';
 import { fitFeedsToScopes } from '../connections/scopes.js';
@@ -275,7 +276,7 @@ export function oauthRoutes(options: OAuthRouteOptions) {
         const text = (name: string, max: number) =>
           typeof query[name] === 'string' ? (query[name] as string).slice(0, max) : undefined;
         // A person's landing page: whatever happened is said on it (and on the attempt), with 200.
-        const page = await callback({
+        const page = await callback(request.log, {
           state: text('state', 512),
           code: text('code', 4096),
           error: text('error', 200),
@@ -297,12 +298,15 @@ export function oauthRoutes(options: OAuthRouteOptions) {
     );
   };
 
-  async function callback(query: {
-    state?: string | undefined;
-    code?: string | undefined;
-    error?: string | undefined;
-    error_description?: string | undefined;
-  }): Promise<CallbackPage> {
+  async function callback(
+    log: FastifyBaseLogger,
+    query: {
+      state?: string | undefined;
+      code?: string | undefined;
+      error?: string | undefined;
+      error_description?: string | undefined;
+    },
+  ): Promise<CallbackPage> {
     const refused = (title: string, ...lines: string[]): CallbackPage => ({
       ok: false,
       title,
@@ -427,6 +431,8 @@ export function oauthRoutes(options: OAuthRouteOptions) {
       await settle('failed', `the code could not be exchanged for a token: ${text}`);
       return refused('Not connected', `The provider's token endpoint did not give a token (${text}).`, again);
     }
+    // An MCP server without code lists its tools to the token (best effort: logged, never failing).
+    await refreshOnConnect(options, log, org.id, connection.connector_key, connection.id);
     const missing = missingFeedScopes(install.definition, outcome.granted);
     const message = `connected${outcome.displayName ? ` as ${outcome.displayName}` : ''}${
       missing.length > 0 ? `; not granted: ${missing.join(', ')} (the feeds that need them are paused)` : ''

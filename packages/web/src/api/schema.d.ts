@@ -8093,6 +8093,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "connectionId": 12
+                 *     }
+                 */
                 "application/json": {
                     connectionId?: number;
                 };

@@ -156,7 +156,10 @@ export async function readUpstream(
     );
   } catch (error) {
     if (!(error instanceof ConnectorCodeError)) throw error;
-    const message = redact(error.message, Object.values(options.credentials ?? {}));
+    let message = redact(error.message, Object.values(options.credentials ?? {}));
+    if (message.includes('refused by the egress policy')) {
+      message += '; an operator lets connectors reach such addresses with SVC_EGRESS_ALLOW';
+    }
     throw new ProblemError(
       422,
       'validation_failed',

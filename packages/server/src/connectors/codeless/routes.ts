@@ -77,11 +77,24 @@ export async function refreshCodeless(
         definition: row.definition,
       })
     : null;
-  const { definition, generated } = await readUpstream(authored(row.definition), {
+  const read = await readUpstream(authored(row.definition), {
     egress: options.egress.policy,
     credentials: flatStored(stored),
     approvalOverrides: row.approval_overrides,
   });
+  // Refused (a revoked token, a wrong new key): the tools it listed before stay, with the warning,
+  // rather than every tool vanishing until someone fixes the credentials.
+  const { definition, generated } =
+    read.generated.warning === null
+      ? read
+      : {
+          definition: row.definition,
+          generated: {
+            ...row.generated,
+            refreshedAt: read.generated.refreshedAt,
+            warning: read.generated.warning,
+          },
+        };
   const written = await upsertInstall(
     options.pool,
     orgId,

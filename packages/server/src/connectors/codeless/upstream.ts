@@ -179,9 +179,19 @@ export function actionOfTool(key: string, tool: McpTool): ActionDefinition {
     name: (tool.title ?? hints.title ?? tool.name).slice(0, 200),
     ...(tool.description ? { description: tool.description } : {}),
     requiresApproval: !readOnly || annotations.destructiveHint === true,
-    inputSchema: tool.inputSchema as ActionDefinition['inputSchema'],
+    inputSchema: withoutDialect(tool.inputSchema),
     annotations,
   };
+}
+
+/**
+ * A tool's input schema without its `$schema`: servers built with the MCP SDK name draft-07 there
+ * (zod's JSON Schema), which svc's validator (2020-12, the MCP default) does not load, and an
+ * object schema of properties reads the same in both.
+ */
+function withoutDialect(schema: Record<string, unknown>): ActionDefinition['inputSchema'] {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest as ActionDefinition['inputSchema'];
 }
 
 /** A tool's name as an action key (`[A-Za-z0-9_-]`, at most 64), `_2` on a collision. */
