@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startFakeMcpHttp } from '../../server/test/fakes/mcp-http.js';
 import {
   ADMIN_PASSWORD,
   checkPage,
@@ -130,6 +131,23 @@ describe('connectors without code in the console', async () => {
       .getByRole('table', { name: 'Actions of pets-yaml' })
       .getByRole('row', { name: /^listPets .*needs approval/ })
       .waitFor();
+    await page.context().close();
+  });
+
+  it("installs one from an MCP server's URL: its tools, the destructive one needing approval", async () => {
+    const mcp = await startFakeMcpHttp();
+    const page = await browser.newPage();
+    await signIn(page, server, ADMIN_PASSWORD, '/orgs/default/connectors');
+    await page.getByLabel('An MCP server (URL)').check();
+    await page.getByLabel('MCP server URL').fill(mcp.url);
+    await page.getByLabel('Key').fill('tools');
+    await page.getByLabel('Name', { exact: true }).fill('Tools');
+    await page.getByRole('button', { name: 'Install definition' }).click();
+    await page.getByRole('heading', { name: 'Tools', level: 1 }).waitFor();
+    await page.getByText("no code: generated from an MCP server's tools").waitFor();
+    const actions = page.getByRole('table', { name: 'Actions of tools' });
+    await actions.getByRole('row', { name: /^wipe needs approval destructive/ }).waitFor();
+    await actions.getByRole('row', { name: /^lookup none / }).waitFor();
     await page.context().close();
   });
 
