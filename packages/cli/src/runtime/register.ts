@@ -94,7 +94,10 @@ export function registerRuntimeCommands(program: Command, connector: Command): v
         "read a connector without code's upstream again (its OpenAPI description, its MCP server's tools) and replace its actions (admin scope)",
       )
       .argument('<key>', 'the installed connector ("svc connector list")')
-      .option('--connection <id>', "read it with this connection's credentials (an upstream that wants them)")
+      .option(
+        '--connection <id>',
+        "read it with this connection's credentials (default: the first active connection that has some)",
+      )
       .addOption(json('{result, connector, added, removed}')),
   )
     .addHelpText('after', EXIT)
