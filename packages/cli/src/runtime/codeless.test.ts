@@ -240,6 +240,18 @@ describe('svc connector install <definition file>', () => {
     ]);
   });
 
+  it("points at the URL's line when the server cannot read the upstream", async () => {
+    const path = await file(
+      'gone.yaml',
+      'key: gone\nname: Gone\nversion: 1.0.0\nopenapiConfig:\n  specUrl: http://127.0.0.1:1/openapi.yaml\n',
+    );
+    const message = await failure(() => connectorInstall(path, {}, io()));
+    expect(message).toMatch(new RegExp(`\\n  ${path}:5:3: /definition/openapiConfig/specUrl: `));
+    expect(message.split('\n').at(-1)).toBe(
+      `check the upstream's URL in ${path}, and that the server may reach it (its operator's SVC_EGRESS_ALLOW); then install it again`,
+    );
+  });
+
   it('sends nothing for a file with a syntax error', async () => {
     const from = proxy.requests.length;
     const path = await file('broken.yaml', 'key: broken\nname: [Broken\nversion: 1.0.0\n');
