@@ -14,6 +14,7 @@ import { upsert } from '../db/upsert.js';
 import { iso, orgParams, problemResponse, problemResponses } from '../http/common.js';
 import { ProblemError } from '../http/problem.js';
 import type { App } from '../http/types.js';
+import { deleteWatcher } from '../watchers/queries.js';
 import { checkSchema } from './json-schema.js';
 import { columnsOf, LIST_KEYS, MEMORY_TABLES, UPSERT, valuesOf } from './queries.js';
 
@@ -109,6 +110,14 @@ export function memoryRoutes(options: MemoryRouteOptions) {
             answer[LIST_KEYS[kind]] = rows.map((row) => toItem(kind, row));
           }
           return answer;
+        }
+        if (op.action === 'delete' && op.kind === 'watcher') {
+          const deleted = await deleteWatcher(options.pool, org.id, op.slug);
+          return {
+            result: deleted ? ('deleted' as const) : ('unchanged' as const),
+            kind: op.kind,
+            slug: op.slug,
+          };
         }
         if (op.action === 'delete') {
           const { rowCount } = await options.pool

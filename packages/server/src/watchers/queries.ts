@@ -185,3 +185,27 @@ export async function setWatcherStatus(
     return true;
   });
 }
+
+/**
+ * Deletes a watcher with its windows and their runs (by cascade), taking their locks in the order
+ * a settling or starting window takes them (window, its run, then the watcher): a plain
+ * `DELETE FROM watchers` locks the watcher first and deadlocked with a window settling meanwhile.
+ * Answers whether there was one.
+ */
+export async function deleteWatcher(pool: Pool, orgId: string, slug: string): Promise<boolean> {
+  return transaction(pool, async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      'SELECT id FROM watcher_windows WHERE org_id = $1 AND watcher_slug = $2 ORDER BY id FOR UPDATE',
+      [orgId, slug],
+    );
+    await client.query(
+      'SELECT id FROM runs WHERE watcher_window_id = ANY($1::bigint[]) ORDER BY id FOR UPDATE',
+      [rows.map((row) => row.id)],
+    );
+    const { rowCount } = await client.query('DELETE FROM watchers WHERE org_id = $1 AND slug = $2', [
+      orgId,
+      slug,
+    ]);
+    return (rowCount ?? 0) > 0;
+  });
+}
