@@ -36,7 +36,7 @@ interface Fake {
 }
 
 /** An HTTP server on 127.0.0.1 that records every request and answers with `handle`. */
-async function startFake(handle: (req: Seen, res: ServerResponse) => void | Promise<void>): Promise<Fake> {
+async function startFake(handle: (req: Seen, res: ServerResponse) => unknown): Promise<Fake> {
   const fake: Fake = { port: 0, url: '', local: '', seen: [] };
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
