@@ -6,8 +6,11 @@
  * hosts (connectors/egress-proxy.ts). So a `write` token that changes a feed's `apiUrl` cannot
  * send the connection's token anywhere new.
  */
+
 import type { ConnectorDefinition } from '@svc/connector-sdk';
 import type { PoolClient } from 'pg';
+import { upstreamHosts } from '../connectors/codeless/install.js';
+import type { Generated } from '../connectors/codeless/types.js';
 
 /** The host names (lowercase, no port) of every absolute http(s) URL in `value`, however deep. */
 export function urlHosts(value: unknown, into = new Set<string>()): Set<string> {
@@ -77,10 +80,23 @@ export async function grantCredentialHosts(
      UNION ALL SELECT config FROM feeds WHERE connection_id = $1`,
     [connectionId],
   );
-  const hosts = grantedHosts(
-    definition,
-    rows.map((row) => row.config),
+  // A connector without code calls the upstream it was installed with: the credentials are for
+  // there, as it is now. An upgrade or refresh that moves it does not take them along.
+  const { rows: installs } = await client.query<{ generated: Generated | null }>(
+    `SELECT d.generated FROM connections c
+       JOIN connector_definitions d ON d.org_id = c.org_id AND d.connector_key = c.connector_key
+      WHERE c.id = $1`,
+    [connectionId],
   );
+  const hosts = [
+    ...new Set([
+      ...grantedHosts(
+        definition,
+        rows.map((row) => row.config),
+      ),
+      ...upstreamHosts(definition, installs[0]?.generated ?? null),
+    ]),
+  ].sort();
   await client.query('UPDATE connections SET granted_hosts = $2 WHERE id = $1', [connectionId, hosts]);
   return hosts;
 }

@@ -13,7 +13,6 @@ import {
   sessionSecrets,
 } from '../connections/session-store.js';
 import { parseChildMessage } from '../connectors/child-messages.js';
-import { upstreamHosts } from '../connectors/codeless/install.js';
 import type { EgressGrant } from '../connectors/egress-proxy.js';
 import type { ChildMessage, ParentMessage, RejectedItem } from '../connectors/protocol.js';
 import type { ConnectorCodeError, Sandbox, SandboxPool } from '../connectors/sandbox.js';
@@ -184,7 +183,7 @@ async function egressGrant(deps: RunnerDeps, scope: RunScope): Promise<EgressGra
       grantCredentialHosts(client, scope.connectionId, scope.definition),
     )) as string[]);
   // A credential that is itself a URL (a webhook's, say) is its owner's word on where it goes.
-  const hosts = [...granted, ...urlHosts(scope.secrets), ...upstreamHosts(scope.definition, scope.generated)];
+  const hosts = [...granted, ...urlHosts(scope.secrets)];
   const why = ungrantedConfig(hosts, scope.config);
   if (why) throw new Error(why);
   return { hosts: new Set(hosts) };
@@ -334,18 +333,19 @@ async function converse(
           return !stop.aborted;
         case 'executed': {
           const { result } = message;
+          const output = result.output ? (logs.hideAll(result.output) as Record<string, unknown>) : null;
           await held((client) =>
             endRun(
               client,
               run,
               result.success
-                ? { status: 'completed', actionOutput: result.output ?? null }
+                ? { status: 'completed', actionOutput: output }
                 : {
                     status: 'failed',
                     errorMessage: logs.hide(
                       result.error ?? 'the action reported a failure without saying why',
                     ),
-                    actionOutput: result.output ?? null,
+                    actionOutput: output,
                   },
             ),
           );

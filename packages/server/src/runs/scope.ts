@@ -132,7 +132,12 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
           scope: typeof token.scope === 'string' ? token.scope : null,
         }
       : null,
-    secrets: Object.values(stored).filter((v): v is string => typeof v === 'string' && v.length >= 4),
+    // A token's scope, type and expiry are not secrets: kept out of every log line and action
+    // output, "repo" or "Bearer" would be blotted out wherever they appear.
+    secrets: Object.entries(stored)
+      .filter(([name]) => !(token && TOKEN_METADATA.has(name)))
+      .map(([, value]) => value)
+      .filter((v): v is string => typeof v === 'string' && v.length >= 4),
     grantedHosts: row.granted_hosts,
     hasCredentials: Object.keys(stored).length > 0,
     sessionState: openSession(
@@ -148,6 +153,9 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
 }
 
 /** The module the child imports: a bundled package, or the installed source as a file. */
+/** What an OAuth grant holds besides its tokens. */
+const TOKEN_METADATA = new Set(['scope', 'expiresAt', 'tokenType', 'provider']);
+
 export async function connectorModule(scope: RunScope): Promise<ConnectorModule> {
   if (scope.generated) return codelessModule(scope.definition, scope.generated);
   if (scope.package) {

@@ -366,11 +366,11 @@ describe('redirects and references', () => {
     expect(target.seen).toEqual([]);
   }, 30_000);
 
-  // BROKE (availability, no reach): an MCP tool whose inputSchema names an unknown `$schema`
+  // Was broken, now fixed (availability, no reach): an MCP tool whose inputSchema names an unknown `$schema`
   // makes the SDK's validateDefinition throw (ajv.validateSchema: `no schema with key or ref
   // "<url>"`, json-schema.ts invalidSchemaProblems) instead of reporting a problem: install and
   // refresh answer 500 instead of skipping that one tool. The URL is not fetched.
-  it.fails('an MCP tool whose inputSchema names an unknown $schema is skipped, not a 500', async () => {
+  it('an MCP tool whose inputSchema names an unknown $schema installs without it, not a 500', async () => {
     const upstream = await startFake(
       mcpHandler({
         tools: () => [
@@ -387,7 +387,9 @@ describe('redirects and references', () => {
     );
     const res = await install(mcp('mcp-meta', `${upstream.url}/mcp`));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(Object.keys(res.body.connector.definition.actions)).toEqual(['fine']);
+    // Kept without its `$schema` (svc reads input schemas as 2020-12), which is never fetched.
+    expect(Object.keys(res.body.connector.definition.actions).sort()).toEqual(['fine', 'meta']);
+    expect(res.body.connector.definition.actions.meta.inputSchema).toEqual({ type: 'object' });
   }, 30_000);
 });
 
@@ -413,10 +415,10 @@ describe('headers an admin maps', () => {
 });
 
 describe('sizes', () => {
-  // BROKE: an OpenAPI description has no cap on operations (MCP stops at MAX_TOOLS = 500): a
+  // Was broken, now fixed: an OpenAPI description has no cap on operations (MCP stops at MAX_TOOLS = 500): a
   // 5 000-operation description installs as 5 000 actions, all offered to every agent's model as
   // tools on each turn (a large prompt, and beyond what providers accept: OpenAI allows 128).
-  it.fails('a description of 5 000 operations does not become 5 000 tools (MCP stops at 500)', async () => {
+  it('a description of 5 000 operations does not become 5 000 tools (MCP stops at 500)', async () => {
     const paths: Record<string, unknown> = {};
     for (let n = 0; n < 5000; n++) paths[`/op${n}`] = getOp(`op${n}`);
     const big = await startFake((_req, res) => json(res, 200, description('http://127.0.0.1/v1', paths)));
@@ -522,22 +524,24 @@ describe('tool names', () => {
     expect(({} as Record<string, unknown>).requiresApproval).toBeUndefined();
     expect(({} as Record<string, unknown>).inputSchema).toBeUndefined();
     expect(actions.constructor).toMatchObject({ key: 'constructor', requiresApproval: true });
-    // `a.b` (destructive) and `a_b` (read-only) keep their own approvals under their keys.
-    expect(actions.a_b).toMatchObject({ requiresApproval: true });
-    expect(actions.a_b_2).toMatchObject({ requiresApproval: false });
+    // `a_b` (read-only) keeps its own name as its key; `a.b` (destructive) is made one after it.
+    expect(actions.a_b).toMatchObject({ requiresApproval: false });
+    expect(actions.a_b_2).toMatchObject({ requiresApproval: true });
+    expect(Object.hasOwn(actions, '__proto__')).toBe(false);
     const { rows } = await server.pool.query(
       `SELECT generated FROM connector_definitions WHERE connector_key = 'names'`,
     );
-    expect(rows[0].generated.tools).toMatchObject({ a_b: 'a.b', a_b_2: 'a_b', constructor: 'constructor' });
+    expect(rows[0].generated.tools).toMatchObject({ a_b: 'a_b', a_b_2: 'a.b', constructor: 'constructor' });
+    expect(rows[0].generated.skipped).toContainEqual(expect.objectContaining({ operation: '__proto__' }));
   }, 30_000);
 });
 
 describe('the install path as a resource', () => {
-  // BROKE (tenant -> operator availability): nothing bounds how many sandboxed children reading
+  // Was broken, now fixed (tenant -> operator availability): nothing bounds how many sandboxed children reading
   // an upstream run at once. Each install (and refresh) holds a child (INSPECT_LIMITS: 20 s,
   // 256 MB + headroom) for as long as the upstream takes; an org admin posting installs in
   // parallel against a slow description gets one child each: all 10 here were reading at once.
-  it.fails('concurrent installs against a slow upstream do not each get a child at once', async () => {
+  it('concurrent installs against a slow upstream do not each get a child at once', async () => {
     let open = 0;
     let most = 0;
     const slow = await startFake(async (_req, res) => {
@@ -558,12 +562,9 @@ describe('the install path as a resource', () => {
 });
 
 describe('approvals', () => {
-  // BROKE (needs colliding names): `requiresApproval` overrides are kept by action key, and a key
-  // is given by the order the upstream lists its tools in (`a.b` and `a_b` are both `a_b`, the
-  // second `a_b_2`; so are two names alike in their first 60 characters). The admin lets `x.y`
-  // (no hints) run without approval; the server lists its tools in another order; after refresh
-  // the override names the destructive `x_y`, which then runs without approval.
-  it.fails('an approval override stays with the tool it was given for when the upstream lists colliding names in another order', async () => {
+  // Was broken: keys were given in the order the server listed its tools, so an override kept by
+  // key could move to another tool. A name that is a key keeps it; made ones follow in name order.
+  it('an approval override stays with its tool when the upstream lists colliding names in another order', async () => {
     let order = ['x.y', 'x_y'];
     const upstream = await startFake(
       mcpHandler({
@@ -571,7 +572,8 @@ describe('approvals', () => {
           order.map((name) => (name === 'x.y' ? tool('x.y', {}) : tool('x_y', { destructiveHint: true }))),
       }),
     );
-    const res = await install(mcp('drifty', `${upstream.url}/mcp`), { requiresApproval: { x_y: false } });
+    // The admin lets `x.y` (key `x_y_2`: `x_y` is the other tool's own name) run unasked.
+    const res = await install(mcp('drifty', `${upstream.url}/mcp`), { requiresApproval: { x_y_2: false } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const stored = async () => {
       const { rows } = await server.pool.query(
@@ -587,6 +589,8 @@ describe('approvals', () => {
     order = ['x_y', 'x.y'];
     const refreshed = await server.call('POST', '/api/default/connectors/drifty/refresh', { body: {} });
     expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+    expect(refreshed.body.result).toBe('unchanged');
+    expect((await stored()).trusted.requiresApproval).toBe(false);
     expect((await stored()).destructive.requiresApproval).toBe(true);
   }, 30_000);
 
@@ -680,12 +684,12 @@ describe('calls with the connection’s credentials', () => {
     expect(await everythingVisible()).not.toContain(key);
   }, 90_000);
 
-  // BROKE: only failures are redacted (call.ts redactor; the runner's logs.hide for error
+  // Was broken, now fixed: only failures are redacted (call.ts redactor; the runner's logs.hide for error
   // messages). A 2xx answer that carries the credential (an API echoing its request URL, a `next`
   // link with `?api_key=`, a whoami) is stored as the run's action_output (GET /runs, read scope)
   // and sent to the model verbatim. Seen: `{"url":"/v1/echo?api_key=<key>"}` in runs.action_output
   // and in the tool message to the LLM.
-  it.fails('an echo of the key in a 200 answer reaches neither the model nor the run', async () => {
+  it('an echo of the key in a 200 answer reaches neither the model nor the run', async () => {
     const key = 'echo-ok-key-3f9a61c0d2';
     const res = await install(
       openapi('echo-ok', { spec: description(`${api.url}/v1`, { '/echo': getOp('echo') }, 'query') }),
@@ -698,14 +702,14 @@ describe('calls with the connection’s credentials', () => {
     expect(await everythingVisible()).not.toContain(key);
   }, 60_000);
 
-  // BROKE: the grant of a code-less connection is not fixed when its credentials are set: it is
+  // Was broken, now fixed: the grant of a code-less connection is not fixed when its credentials are set: it is
   // computed at each run from the install's current operations (install.ts upstreamHosts, added in
   // runs/execute.ts egressGrant). An admin who re-posts the definition with another serverUrl
   // (or specUrl/upstreamUrl) sends every existing connection's key (a member's, set with a write
   // token) to the new host at the next call, without anyone setting the credentials again, which
   // grants.ts promises for connectors with code ("set the connection's credentials again to let
   // them go there").
-  it.fails('an upgrade that moves serverUrl to another host does not take the existing key there', async () => {
+  it('an upgrade that moves serverUrl to another host does not take the existing key there', async () => {
     const spec = description(`${api.url}/v1`, { '/pets': getOp('listPets') });
     const first = await install(openapi('moved', { spec }));
     expect(first.status, JSON.stringify(first.body)).toBe(201);
@@ -719,10 +723,10 @@ describe('calls with the connection’s credentials', () => {
     expect(catcher.seen.map((r) => r.headers['x-api-key'])).not.toContain(KEY);
   }, 90_000);
 
-  // BROKE: the same through refresh, without the admin writing any host: whoever serves the
+  // Was broken, now fixed: the same through refresh, without the admin writing any host: whoever serves the
   // description (a third party's URL) changes its `servers`, an admin refreshes (or the org's
   // routine does), and the next call sends the connection's key to the new host.
-  it.fails("a refresh after the description's servers moved does not take the key to the new host", async () => {
+  it("a refresh after the description's servers moved does not take the key to the new host", async () => {
     specBody = description(`${api.url}/v1`, { '/pets': getOp('listPets') });
     const first = await install(openapi('drift', { specUrl: `${specHost.url}/openapi.json` }));
     expect(first.status, JSON.stringify(first.body)).toBe(201);
@@ -818,10 +822,10 @@ describe('MCP credentials', () => {
     expect(await everythingVisible()).not.toContain(secret);
   }, 60_000);
 
-  // BROKE: as for OpenAPI, a successful MCP tool answer is not redacted (upstream.ts toolResult
+  // Was broken, now fixed: as for OpenAPI, a successful MCP tool answer is not redacted (upstream.ts toolResult
   // redacts nothing; callUpstream only its errors): `you are <token>` reaches runs.action_output
   // and the model.
-  it.fails("a tool answer echoing the connection's header value reaches neither the model nor the run", async () => {
+  it("a tool answer echoing the connection's header value reaches neither the model nor the run", async () => {
     const secret = 'mcp-ok-token-9a8b7c6d5e';
     const upstream = await startFake(
       mcpHandler({
@@ -839,13 +843,13 @@ describe('MCP credentials', () => {
     expect(await everythingVisible()).not.toContain(secret);
   }, 60_000);
 
-  // BROKE: refresh sends a member's credentials to whatever upstreamUrl the install has now, with
+  // Was broken, now fixed: refresh sends a member's credentials to whatever upstreamUrl the install has now, with
   // no grant check (routes.ts refreshCodeless -> readUpstream grants the current upstream's host).
   // An admin re-posts the connector with mcpConfig.upstreamUrl at a host of theirs and refreshes
   // with {connectionId} of a member's connection: the member's key arrives there at once, in the
   // mapped header (an OAuth token as `Authorization: Bearer`). Connectors with code cannot do
   // this: their credentials reach only the hosts granted when they were set.
-  it.fails("refresh with a member's connection after the admin moved upstreamUrl does not send that key to the new host", async () => {
+  it("refresh with a member's connection after the admin moved upstreamUrl does not send that key to the new host", async () => {
     const secret = 'member-key-2d7f0a9c33';
     const honest = await startFake(mcpHandler({ tools: () => [tool('ping')] }));
     const attacker = await startFake(mcpHandler({ tools: () => [tool('ping')] }));
@@ -865,12 +869,12 @@ describe('MCP credentials', () => {
     expect(attacker.seen.map((r) => r.headers['x-api-key'])).not.toContain(secret);
   }, 60_000);
 
-  // BROKE: at refresh the MCP server gets the connection's credentials, and what it lists (tool
+  // Was broken, now fixed: at refresh the MCP server gets the connection's credentials, and what it lists (tool
   // names, descriptions, titles, input schemas) is stored as the install's definition unredacted:
   // a server that echoes the header puts the credential in GET /api/:org/connectors (read scope)
   // and in every tool list sent to the model. Errors are redacted (install.ts redact), the list
   // is not.
-  it.fails('an MCP server echoing the credential in a tool description at refresh does not put it in the definition', async () => {
+  it('an MCP server echoing the credential in a tool description at refresh does not put it in the definition', async () => {
     const upstream = await startFake(
       mcpHandler({
         tools: (seen) => [
@@ -935,6 +939,8 @@ describe('who may do what', () => {
     expect((await install(mcp('mine', `${upstream.url}/mcp`))).status).toBe(201);
     const mineId = await connect('mine', { api_key: 'my-own-key-1234' });
 
+    // Each connection's own connect listed the tools with its own key; nothing after may.
+    const since = upstream.seen.length;
     const stolen = await server.call('POST', '/api/default/connectors/shared/refresh', {
       body: { connectionId: theirId },
     });
@@ -943,7 +949,8 @@ describe('who may do what', () => {
       body: { connectionId: mineId },
     });
     expect(crossed.status).toBe(404);
-    expect(upstream.seen.some((r) => r.headers['x-api-key'] === 'their-secret-key-77')).toBe(false);
-    expect(upstream.seen.some((r) => r.headers['x-api-key'] === 'my-own-key-1234')).toBe(false);
+    const after = upstream.seen.slice(since);
+    expect(after.some((r) => r.headers['x-api-key'] === 'their-secret-key-77')).toBe(false);
+    expect(after.some((r) => r.headers['x-api-key'] === 'my-own-key-1234')).toBe(false);
   }, 60_000);
 });

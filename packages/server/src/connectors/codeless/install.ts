@@ -11,6 +11,9 @@ import { pointer } from '../install.js';
 import { ConnectorCodeError, INSPECT_LIMITS, runInSandbox } from '../sandbox.js';
 import type { CodelessModule, CodelessSource, Generated, ListTask, UpstreamActions } from './types.js';
 
+/** Actions one connector offers at most (an MCP server's tools are capped alike, in the child). */
+export const MAX_ACTIONS = 500;
+
 /** Auth methods whose credentials a code-less connector knows how to send. */
 const SENDABLE_AUTH = new Set(['none', 'env_keys', 'oauth']);
 
@@ -147,16 +150,19 @@ export async function readUpstream(
   const url = source.kind === 'mcp' ? source.upstreamUrl : source.config.specUrl;
   const task: ListTask = { task: 'codeless-actions', source, credentials: options.credentials ?? {} };
   let read: UpstreamActions;
+  const secrets = Object.values(options.credentials ?? {});
   try {
-    read = await runInSandbox<UpstreamActions>(
-      task as unknown as Record<string, unknown>,
-      { ...INSPECT_LIMITS, egress: options.egress },
-      null,
-      url ? { hosts: new Set([new URL(url).hostname.replace(/^\[|\]$/g, '')]) } : null,
+    read = await oneOfFew(() =>
+      runInSandbox<UpstreamActions>(
+        task as unknown as Record<string, unknown>,
+        { ...INSPECT_LIMITS, egress: options.egress },
+        null,
+        url ? { hosts: new Set([new URL(url).hostname.replace(/^\[|\]$/g, '')]) } : null,
+      ),
     );
   } catch (error) {
     if (!(error instanceof ConnectorCodeError)) throw error;
-    let message = redact(error.message, Object.values(options.credentials ?? {}));
+    let message = redact(error.message, secrets) as string;
     if (message.includes('refused by the egress policy')) {
       message += '; an operator lets connectors reach such addresses with SVC_EGRESS_ALLOW';
     }
@@ -166,6 +172,13 @@ export async function readUpstream(
       `the connector's upstream could not be read: ${message}`,
       [{ path: field, message }],
     );
+  }
+  // What an upstream says back may hold what it was sent (a tool described by the caller's key).
+  read = redact(read, secrets) as UpstreamActions;
+  const count = Object.keys(read.actions).length;
+  if (count > MAX_ACTIONS) {
+    const message = `the upstream has ${count} operations; a connector offers agents at most ${MAX_ACTIONS}: choose some with includeTags, includeOperations or excludeOperations`;
+    throw new ProblemError(422, 'validation_failed', message, [{ path: field, message }]);
   }
   const skipped = [...read.skipped];
   const actions = withApprovals(read.actions, options.approvalOverrides ?? {}, skipped);
@@ -253,8 +266,38 @@ function pick<T>(all: Record<string, T>, kept: Record<string, unknown> | undefin
   return Object.fromEntries(Object.entries(all).filter(([key]) => Object.hasOwn(kept ?? {}, key)));
 }
 
-function redact(text: string, secrets: string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
-  return out;
+/** Every string value in `value` with the secrets replaced (keys are names the upstream chose). */
+function redact(value: unknown, secrets: string[]): unknown {
+  if (typeof value === 'string') {
+    return secrets.reduce(
+      (text, secret) => (secret.length >= 4 ? text.replaceAll(secret, '[redacted]') : text),
+      value,
+    );
+  }
+  if (Array.isArray(value)) return value.map((item) => redact(item, secrets));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redact(item, secrets)]));
+  }
+  return value;
+}
+
+/**
+ * Upstreams read at once by this process: each is a child of up to 256 MB for up to 20 s, and an
+ * org posting installs against a slow upstream must not start as many as it likes.
+ */
+const MAX_READING = 2;
+let reading = 0;
+const queue: (() => void)[] = [];
+
+async function oneOfFew<T>(work: () => Promise<T>): Promise<T> {
+  // A slot is handed from the one ending to the next waiting, so none is taken in between.
+  if (reading >= MAX_READING) await new Promise<void>((resolve) => queue.push(resolve));
+  else reading++;
+  try {
+    return await work();
+  } finally {
+    const next = queue.shift();
+    if (next) next();
+    else reading--;
+  }
 }

@@ -1,9 +1,11 @@
-import type { EntityLinkOverrides } from '@svc/connector-sdk';
+import type { ConnectorDefinition, EntityLinkOverrides } from '@svc/connector-sdk';
 import { recordIdSchema } from '@svc/core';
 import type { Pool } from 'pg';
 import { z } from 'zod';
 import { orgOf } from '../../auth/authenticate.js';
 import { readCredentials } from '../../connections/credentials.js';
+import { grantCredentialHosts } from '../../connections/grants.js';
+import { transaction } from '../../db/transaction.js';
 import type { DeploymentEgress } from '../../egress/deployment.js';
 import { orgParams, problemResponse, problemResponses } from '../../http/common.js';
 import { notFound, ProblemError } from '../../http/problem.js';
@@ -73,10 +75,13 @@ export async function refreshCodeless(
   const stored = connection
     ? await readCredentials(options.pool, options.encryptionKey, {
         orgId,
-        connectionId: connection,
+        connectionId: connection.id,
         definition: row.definition,
       })
     : null;
+  if (connection && stored && row.definition.mcpConfig) {
+    await refuseUngranted(options.pool, connection, row.definition);
+  }
   const read = await readUpstream(authored(row.definition), {
     egress: options.egress.policy,
     credentials: flatStored(stored),
@@ -117,9 +122,9 @@ async function credentialedConnection(
   orgId: string,
   key: string,
   connectionId: string | undefined,
-): Promise<string | null> {
-  const { rows } = await pool.query<{ id: string }>(
-    `SELECT c.id FROM connections c
+): Promise<{ id: string; granted_hosts: string[] | null } | null> {
+  const { rows } = await pool.query<{ id: string; granted_hosts: string[] | null }>(
+    `SELECT c.id, c.granted_hosts FROM connections c
       WHERE c.org_id = $1 AND c.connector_key = $2 AND ($3::bigint IS NULL OR c.id = $3)
         AND ($3::bigint IS NOT NULL OR (c.status = 'active' AND c.credentials IS NOT NULL))
       ORDER BY c.id LIMIT 1`,
@@ -127,17 +132,47 @@ async function credentialedConnection(
   );
   if (connectionId !== undefined && !rows[0])
     throw notFound(`connection ${connectionId} of connector "${key}"`);
-  return rows[0]?.id ?? null;
+  return rows[0] ?? null;
 }
 
-/** Stored credentials as the child sends them: an OAuth token as `access_token`, fields as they are. */
-function flatStored(stored: Record<string, unknown> | null): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(stored ?? {})) {
-    if (typeof value !== 'string') continue;
-    if (name === 'accessToken') flat.access_token = value;
-    else if (name !== 'refreshToken') flat[name] = value;
+/**
+ * A connection's credentials go where they were granted for when set (connections/grants.ts): an
+ * MCP server the admin moved since is not one of those, so a refresh does not send them there.
+ */
+async function refuseUngranted(
+  pool: Pool,
+  connection: { id: string; granted_hosts: string[] | null },
+  definition: ConnectorDefinition,
+): Promise<void> {
+  const granted =
+    connection.granted_hosts ??
+    ((await transaction(pool, (client) =>
+      grantCredentialHosts(client, connection.id, definition),
+    )) as string[]);
+  const host = new URL(definition.mcpConfig?.upstreamUrl as string).hostname.replace(/^\[|\]$/g, '');
+  if (!granted.includes(host)) {
+    throw new ProblemError(
+      422,
+      'validation_failed',
+      `the credentials of connection ${connection.id} were not given for ${host}`,
+      [
+        {
+          path: '/body/connectionId',
+          message: `they may go to ${granted.join(', ') || 'no host'}; set the connection's credentials again to let them go to ${host}`,
+        },
+      ],
+    );
   }
+}
+
+/**
+ * Stored credentials as the child sends them: an OAuth grant as its `access_token` (its scope and
+ * expiry are not credentials), else every field as it is (env_keys).
+ */
+function flatStored(stored: Record<string, unknown> | null): Record<string, string> {
+  if (typeof stored?.accessToken === 'string') return { access_token: stored.accessToken };
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(stored ?? {})) if (typeof value === 'string') flat[name] = value;
   return flat;
 }
 

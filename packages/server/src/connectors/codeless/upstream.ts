@@ -128,20 +128,15 @@ async function mcpActions(
     );
   }
   try {
-    const result: UpstreamActions = { actions: {}, tools: {}, skipped: [] };
+    const listed: McpTool[] = [];
     let cursor: string | undefined;
-    let count = 0;
     do {
       const page = await client.listTools(cursor ? { cursor } : {}, { timeout: READ_TIMEOUT_MS });
-      for (const tool of page.tools) {
-        if (++count > MAX_TOOLS) throw new Error(`the MCP server offers over ${MAX_TOOLS} tools`);
-        const key = actionKeyOf(tool.name, result.actions);
-        (result.tools as Record<string, string>)[key] = tool.name;
-        result.actions[key] = actionOfTool(key, tool);
-      }
+      listed.push(...page.tools);
+      if (listed.length > MAX_TOOLS) throw new Error(`the MCP server offers over ${MAX_TOOLS} tools`);
       cursor = page.nextCursor;
     } while (cursor);
-    return result;
+    return actionsOfTools(listed);
   } finally {
     await client.close().catch(() => {});
   }
@@ -194,12 +189,44 @@ function withoutDialect(schema: Record<string, unknown>): ActionDefinition['inpu
   return rest as ActionDefinition['inputSchema'];
 }
 
-/** A tool's name as an action key (`[A-Za-z0-9_-]`, at most 64), `_2` on a collision. */
-function actionKeyOf(name: string, taken: Record<string, unknown>): string {
-  const base = name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 60) || 'tool';
-  let key = base;
-  for (let n = 2; Object.hasOwn(taken, key); n++) key = `${base}_${n}`;
-  return key;
+/**
+ * Tools as actions, each keyed so that the key names the same tool whatever order the server
+ * lists them in (approval overrides are kept by key): a name that is a key already (`[A-Za-z0-9_-]`,
+ * at most 64) keeps it; the others are made one (`x.y` -> `x_y`), in name order, with `_2`, `_3`
+ * where that is taken. A second tool of one name is left out.
+ */
+export function actionsOfTools(tools: McpTool[]): UpstreamActions {
+  const result: UpstreamActions = { actions: {}, tools: {}, skipped: [] };
+  const names = new Set<string>();
+  const valid = (name: string) => /^[A-Za-z0-9_-]{1,64}$/.test(name);
+  const place = (key: string, tool: McpTool) => {
+    (result.tools as Record<string, string>)[key] = tool.name;
+    result.actions[key] = actionOfTool(key, tool);
+  };
+  const unique = tools.filter((tool) => {
+    if (tool.name === '__proto__') {
+      result.skipped.push({
+        operation: tool.name,
+        reason: 'a name a JavaScript object cannot hold as a key',
+      });
+      return false;
+    }
+    if (names.has(tool.name)) {
+      result.skipped.push({ operation: tool.name, reason: 'the server lists a second tool of this name' });
+      return false;
+    }
+    names.add(tool.name);
+    return true;
+  });
+  for (const tool of unique) if (valid(tool.name)) place(tool.name, tool);
+  const others = unique.filter((tool) => !valid(tool.name)).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const tool of others) {
+    const base = tool.name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 60) || 'tool';
+    let key = base;
+    for (let n = 2; Object.hasOwn(result.actions, key); n++) key = `${base}_${n}`;
+    place(key, tool);
+  }
+  return result;
 }
 
 /** The connection's credentials as one flat record: env_keys fields, and an OAuth token. */
