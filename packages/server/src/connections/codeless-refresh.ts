@@ -12,8 +12,8 @@ export interface RefreshOnConnectOptions {
 
 /**
  * A connection of an MCP connector without code got credentials (made with them, given new ones,
- * OAuth completed): the server's tools are listed again with them, since many list nothing to a
- * request without. Best effort: a failure is logged, never the connect's.
+ * OAuth completed) while the server has listed no tool yet: they are listed with them, since many
+ * servers list nothing to a request without. Best effort: a failure is logged, never the connect's.
  */
 export async function refreshOnConnect(
   options: RefreshOnConnectOptions,
@@ -23,11 +23,15 @@ export async function refreshOnConnect(
   connectionId: string,
 ): Promise<void> {
   try {
-    const { rows } = await options.pool.query<{ kind: string | null }>(
-      `SELECT generated->>'kind' AS kind FROM connector_definitions WHERE org_id = $1 AND connector_key = $2`,
+    // Only a server that has listed no tool yet: a connect (a write token's, of one account) then
+    // only adds tools, and an admin's refresh is what can take some away from every agent.
+    const { rows } = await options.pool.query(
+      `SELECT 1 FROM connector_definitions
+        WHERE org_id = $1 AND connector_key = $2 AND generated->>'kind' = 'mcp'
+          AND coalesce(generated->'tools', '{}') = '{}'`,
       [orgId, connectorKey],
     );
-    if (rows[0]?.kind !== 'mcp') return;
+    if (rows.length === 0) return;
     const refreshed = await refreshCodeless(
       { pool: options.pool, encryptionKey: options.encryptionKey, egress: options.egress },
       orgId,

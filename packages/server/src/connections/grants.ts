@@ -6,10 +6,9 @@
  * hosts (connectors/egress-proxy.ts). So a `write` token that changes a feed's `apiUrl` cannot
  * send the connection's token anywhere new.
  */
-
 import type { ConnectorDefinition } from '@svc/connector-sdk';
 import type { PoolClient } from 'pg';
-import { upstreamHosts } from '../connectors/codeless/install.js';
+import { upstreamHosts } from '../connectors/codeless/hosts.js';
 import type { Generated } from '../connectors/codeless/types.js';
 
 /** The host names (lowercase, no port) of every absolute http(s) URL in `value`, however deep. */

@@ -1,6 +1,7 @@
 import type { ConnectorDefinition, EntityLinkOverrides } from '@svc/connector-sdk';
 import type { MutationResult } from '@svc/core';
 import type { Pool } from 'pg';
+import { ProblemError } from '../http/problem.js';
 import type { Generated } from './codeless/types.js';
 import type { ConnectorOrigin } from './install.js';
 
@@ -35,6 +36,8 @@ export async function upsertInstall(
   definition: ConnectorDefinition,
   origin: InstallOrigin,
   overrides: EntityLinkOverrides | undefined,
+  /** Written only if the install is still as read then (a refresh reads its upstream for seconds). */
+  readAt?: Date,
 ): Promise<{ result: MutationResult; row: InstallRow }> {
   const generated = 'generated' in origin ? origin.generated : null;
   const approvals = 'generated' in origin ? origin.approvalOverrides : undefined;
@@ -48,6 +51,7 @@ export async function upsertInstall(
     overrides === undefined ? null : JSON.stringify(overrides),
     generated === null ? null : JSON.stringify(generated),
     approvals === undefined ? null : JSON.stringify(approvals),
+    readAt ?? null,
   ];
   const { rows } = await pool.query<InstallRow & { created: boolean }>(
     `INSERT INTO connector_definitions (org_id, connector_key, version, definition, package, source, entity_link_overrides,
@@ -68,20 +72,30 @@ export async function upsertInstall(
                               coalesce($7::jsonb, connector_definitions.entity_link_overrides),
                               excluded.generated - 'refreshedAt',
                               coalesce($9::jsonb, connector_definitions.approval_overrides))
+        -- JavaScript's Date holds milliseconds, PostgreSQL's timestamps microseconds.
+        AND ($10::timestamptz IS NULL OR date_trunc('milliseconds', connector_definitions.updated_at) = $10)
      RETURNING ${COLUMNS}, (xmax = 0) AS created`,
     values,
   );
   const written = rows[0];
   if (written) return { result: written.created ? 'created' : 'updated', row: written };
   if (generated) {
-    // Read again and found the same: when it was read is news, the install is not.
+    // Read again and found the same: when it was read is news, the install is not. Only onto
+    // what was read: a row changed meanwhile is not stamped with this older reading.
     await pool.query(
       `UPDATE connector_definitions SET generated = jsonb_set(generated, '{refreshedAt}', to_jsonb($3::text))
-        WHERE org_id = $1 AND connector_key = $2 AND generated IS NOT NULL`,
-      [orgId, definition.key, generated.refreshedAt],
+        WHERE org_id = $1 AND connector_key = $2 AND generated - 'refreshedAt' = $4::jsonb - 'refreshedAt'`,
+      [orgId, definition.key, generated.refreshedAt, JSON.stringify(generated)],
     );
   }
   const current = await getInstall(pool, orgId, definition.key);
+  if (readAt && current && current.updated_at.getTime() !== readAt.getTime()) {
+    throw new ProblemError(
+      409,
+      'conflict',
+      `connector "${definition.key}" changed while its upstream was read (installed again, or refreshed): nothing was written; refresh it again`,
+    );
+  }
   return { result: 'unchanged', row: current as InstallRow };
 }
 

@@ -183,6 +183,9 @@ export function connectorRoutes(options: ConnectorRouteOptions) {
             200: z.object({ result: z.enum(['updated', 'unchanged']), connector: installSchema }),
             201: z.object({ result: z.literal('created'), connector: installSchema }),
             422: problemResponse('The code could not be loaded, or its definition is not valid'),
+            429: problemResponse(
+              'A definition without code: this server is reading too many upstreams; try again',
+            ),
             ...problemResponses,
             403: problemResponse('Posted source is not allowed on this server, or the token is not admin'),
           },

@@ -431,13 +431,14 @@ export function oauthRoutes(options: OAuthRouteOptions) {
       await settle('failed', `the code could not be exchanged for a token: ${text}`);
       return refused('Not connected', `The provider's token endpoint did not give a token (${text}).`, again);
     }
-    // An MCP server without code lists its tools to the token (best effort: logged, never failing).
-    await refreshOnConnect(options, log, org.id, connection.connector_key, connection.id);
     const missing = missingFeedScopes(install.definition, outcome.granted);
     const message = `connected${outcome.displayName ? ` as ${outcome.displayName}` : ''}${
       missing.length > 0 ? `; not granted: ${missing.join(', ')} (the feeds that need them are paused)` : ''
     }`;
     await settle('connected', message);
+    // Settled first: an MCP server without code lists its tools to the token (best effort:
+    // logged, never failing), before the page that says it is connected.
+    await refreshOnConnect(options, log, org.id, connection.connector_key, connection.id);
     return {
       ok: true,
       title: `Connected to ${install.definition.name}`,

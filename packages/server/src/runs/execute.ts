@@ -333,7 +333,13 @@ async function converse(
           return !stop.aborted;
         case 'executed': {
           const { result } = message;
-          const output = result.output ? (logs.hideAll(result.output) as Record<string, unknown>) : null;
+          // A connector without code answers what its upstream said, which may echo the key it was
+          // sent (a `next` link with `?api_key=`): kept from read tokens and the model. Code answers
+          // for its own output.
+          const output =
+            result.output && scope.generated
+              ? (logs.hideAll(result.output) as Record<string, unknown>)
+              : (result.output ?? null);
           await held((client) =>
             endRun(
               client,

@@ -1,5 +1,6 @@
 import type { LogEntry } from '@svc/connector-sdk';
 import type { PoolClient } from 'pg';
+import { redact } from '../connectors/codeless/redact.js';
 
 /** Lines kept per run: the latest ones; a chatty connector cannot fill the database. */
 export const RUN_LOG_LINES = 1000;
@@ -16,23 +17,15 @@ export function createLogBuffer(secrets: string[]) {
   // The child redacts too, but it is connector code: the server does not take its word for it.
   const hide = (text: string) =>
     secrets.reduce((t, s) => (s.length >= 4 ? t.replaceAll(s, '[redacted]') : t), text);
-  const hideAll = (value: unknown): unknown => {
-    if (typeof value === 'string') return hide(value);
-    if (Array.isArray(value)) return value.map(hideAll);
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, hideAll(item)]));
-    }
-    return value;
-  };
   return {
     /** `text` with every secret of the run replaced: for what the run keeps besides its log (its errorMessage). */
     hide,
     /**
-     * Every string value in `value` with the run's secrets replaced: an action's output, which
+     * Every string value in `value` with the run's secrets (and their URL-encoded forms) replaced: an action's output, which
      * read tokens and the model see (an API echoing its key in a `next` link, a tool saying who
      * you are by your token).
      */
-    hideAll,
+    hideAll: (value: unknown) => redact(value, secrets),
     add(entry: LogEntry) {
       pending.push(entry);
       if (pending.length > RUN_LOG_LINES) {

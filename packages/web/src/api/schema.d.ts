@@ -8042,7 +8042,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many failed authentications from this address; see Retry-After */
+            /** @description A definition without code: this server is reading too many upstreams; try again */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8197,6 +8197,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The connector changed while its upstream was read: nothing was written */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -8233,7 +8242,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many failed authentications from this address; see Retry-After */
+            /** @description This server is reading too many upstreams; try again */
             429: {
                 headers: {
                     [name: string]: unknown;

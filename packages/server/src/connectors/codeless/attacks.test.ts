@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentTurns } from '../../../test/agent-turns.js';
 import {
   type FakeChatCompletions,
   type RecordedRequest,
@@ -171,18 +172,15 @@ async function connect(connectorKey: string, credentials: Record<string, string>
   return res.body.connection?.id ?? res.body.id;
 }
 
-const lastMessage = (request: RecordedRequest) => request.body.messages.at(-1);
+const turns = agentTurns(
+  () => server,
+  () => fake,
+);
 
 /** The agent calls `name` with `args` once; answers the run's reply and the tool's result. */
 async function callTool(name: string, args: Record<string, unknown>) {
-  fake.answer = (request) =>
-    lastMessage(request)?.role === 'tool'
-      ? { text: `done: ${String(lastMessage(request)?.content)}` }
-      : { toolCalls: [{ name, arguments: args }] };
-  const reply = await server.call('POST', '/api/v1/agents/atk/messages', {
-    body: { platform: 'api', content: `call ${name}` },
-    headers: { prefer: 'wait=20' },
-  });
+  turns.calling(name, args);
+  const reply = await turns.send('atk', `call ${name}`);
   const content = fake.requests
     .at(-1)
     ?.body.messages.filter((m) => m.role === 'tool')

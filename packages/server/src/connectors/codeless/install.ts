@@ -9,6 +9,7 @@ import type { EgressPolicy } from '../../egress/policy.js';
 import { ProblemError } from '../../http/problem.js';
 import { pointer } from '../install.js';
 import { ConnectorCodeError, INSPECT_LIMITS, runInSandbox } from '../sandbox.js';
+import { redact } from './redact.js';
 import type { CodelessModule, CodelessSource, Generated, ListTask, UpstreamActions } from './types.js';
 
 /** Actions one connector offers at most (an MCP server's tools are capped alike, in the child). */
@@ -43,29 +44,6 @@ export function codelessModule(definition: ConnectorDefinition, generated: Gener
       ...(generated.tools ? { tools: generated.tools } : {}),
     },
   };
-}
-
-/**
- * The hosts a code-less connector's calls go to: the MCP server, or each operation's server. The
- * org's admin wrote them in the definition, so a connection's credentials may go there (the egress
- * policy still decides whether the address may be reached at all).
- */
-export function upstreamHosts(definition: ConnectorDefinition, generated: Generated | null): string[] {
-  if (!generated) return [];
-  const urls = [
-    definition.mcpConfig?.upstreamUrl,
-    ...Object.values(generated.operations ?? {}).map((operation) => operation.serverUrl),
-  ];
-  const hosts = new Set<string>();
-  for (const url of urls) {
-    if (!url) continue;
-    try {
-      hosts.add(new URL(url).hostname.replace(/^\[|\]$/g, ''));
-    } catch {
-      // An operation without a usable server fails at its call, saying so.
-    }
-  }
-  return [...hosts];
 }
 
 /** The definition as its author wrote it: the actions are svc's, read from the upstream. */
@@ -128,6 +106,12 @@ export interface ReadUpstreamOptions {
   /** The connection's credentials, flat; {} at install. */
   credentials?: Record<string, string>;
   approvalOverrides?: Record<string, boolean>;
+  /**
+   * The install as it is: when the upstream refuses (a revoked token, a re-posted definition of an
+   * MCP server that lists nothing without credentials) and is the same upstream, its actions stay,
+   * with the warning, rather than every tool vanishing until someone sets credentials again.
+   */
+  previous?: { definition: ConnectorDefinition; generated: Generated | null } | null | undefined;
 }
 
 /**
@@ -175,6 +159,14 @@ export async function readUpstream(
   }
   // What an upstream says back may hold what it was sent (a tool described by the caller's key).
   read = redact(read, secrets) as UpstreamActions;
+  const before = options.previous;
+  if (
+    read.refused !== undefined &&
+    before?.generated?.tools &&
+    JSON.stringify(codelessSource(authored(before.definition))) === JSON.stringify(source)
+  ) {
+    read = { ...read, actions: before.definition.actions ?? {}, tools: before.generated.tools };
+  }
   const count = Object.keys(read.actions).length;
   if (count > MAX_ACTIONS) {
     const message = `the upstream has ${count} operations; a connector offers agents at most ${MAX_ACTIONS}: choose some with includeTags, includeOperations or excludeOperations`;
@@ -266,30 +258,24 @@ function pick<T>(all: Record<string, T>, kept: Record<string, unknown> | undefin
   return Object.fromEntries(Object.entries(all).filter(([key]) => Object.hasOwn(kept ?? {}, key)));
 }
 
-/** Every string value in `value` with the secrets replaced (keys are names the upstream chose). */
-function redact(value: unknown, secrets: string[]): unknown {
-  if (typeof value === 'string') {
-    return secrets.reduce(
-      (text, secret) => (secret.length >= 4 ? text.replaceAll(secret, '[redacted]') : text),
-      value,
-    );
-  }
-  if (Array.isArray(value)) return value.map((item) => redact(item, secrets));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redact(item, secrets)]));
-  }
-  return value;
-}
-
 /**
  * Upstreams read at once by this process: each is a child of up to 256 MB for up to 20 s, and an
  * org posting installs against a slow upstream must not start as many as it likes.
  */
 const MAX_READING = 2;
+/** Reads waiting for a slot; more are refused (429) rather than held for minutes. */
+const MAX_WAITING = 8;
 let reading = 0;
 const queue: (() => void)[] = [];
 
 async function oneOfFew<T>(work: () => Promise<T>): Promise<T> {
+  if (reading >= MAX_READING && queue.length >= MAX_WAITING) {
+    throw new ProblemError(
+      429,
+      'rate_limited',
+      `this server is reading ${MAX_READING} connectors' upstreams and ${queue.length} more wait: try again in a minute`,
+    );
+  }
   // A slot is handed from the one ending to the next waiting, so none is taken in between.
   if (reading >= MAX_READING) await new Promise<void>((resolve) => queue.push(resolve));
   else reading++;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentTurns } from '../../../test/agent-turns.js';
 import {
   type FakeChatCompletions,
   type RecordedRequest,
@@ -44,7 +45,6 @@ const sink = new Writable({
   },
 });
 
-const lastMessage = (request: RecordedRequest) => request.body.messages.at(-1);
 const offered = (request: RecordedRequest | undefined) =>
   (request?.body.tools ?? [])
     .map((t) => t.function.name)
@@ -53,14 +53,6 @@ const offered = (request: RecordedRequest | undefined) =>
 /** The tool results the model got in the turn's last request. */
 const toolResultsOf = (request: RecordedRequest | undefined) =>
   (request?.body.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content));
-
-/** Calls `tool` with `args` once, then answers with what the tool said. */
-function calling(tool: string, args: Record<string, unknown>) {
-  llm.answer = (request) =>
-    lastMessage(request)?.role === 'tool'
-      ? { text: `done: ${String(lastMessage(request)?.content)}` }
-      : { toolCalls: [{ name: tool, arguments: args }] };
-}
 
 /** The access tokens the fake provider issued (refresh tokens are `rt-…`). */
 const accessTokens = () => oauth.issued().filter((token) => token.startsWith('at-'));
@@ -100,28 +92,10 @@ afterAll(async () => {
   await Promise.all([hub?.close(), keyed?.close(), oauth?.close()]);
 });
 
-async function agent(agentId: string, config: Record<string, unknown> = {}) {
-  await server.call('POST', '/api/default/agents', {
-    body: { agentId, name: agentId, providers: [{ key: 'openai', secret_ref: '$OPENAI_API_KEY' }] },
-  });
-  const res = await server.call('PATCH', `/api/default/agents/${agentId}/config`, { body: config });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-}
-
-const send = (agentId: string, content: string) =>
-  server.call('POST', `/api/v1/agents/${agentId}/messages`, {
-    body: { platform: 'api', content },
-    headers: { prefer: 'wait=30' },
-  });
-
-async function until(agentId: string, messageId: string, statuses: string[], ms = 30_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const res = await server.call('GET', `/api/v1/agents/${agentId}/messages/${messageId}`);
-    if (statuses.includes(res.body.status) || Date.now() > deadline) return res.body;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const { agent, calling, send, until } = agentTurns(
+  () => server,
+  () => llm,
+);
 
 const actionRuns = async (connectorKey: string, actionKey: string) =>
   (
@@ -398,7 +372,11 @@ describe('an MCP server as a connector without code, with an API key', () => {
     });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     keyedConnectionId = Number(made.body.connection.id);
-    // Made with credentials, the connection had the server list its tools to them.
+    // The server listed its tools already: a connect (a write token's, of one account) does not
+    // list them again; only an admin's refresh may take tools away from every agent.
+    expect(keyed.requests.every((r) => r.headers['x-api-key'] === undefined)).toBe(true);
+    const refreshed = await server.call('POST', '/api/default/connectors/mcpkeyed/refresh', { body: {} });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
     expect(keyed.requests.at(-1)?.headers['x-api-key']).toBe(API_KEY);
     // …and the org's override survived that.
     expect((await connector('mcpkeyed')).definition.actions.delete_item.requiresApproval).toBe(false);
@@ -431,9 +409,8 @@ describe('an MCP server as a connector without code, with an API key', () => {
     expect(shown).not.toContain(API_KEY);
   }, 60_000);
 
-  it('keeps the tools when the server cannot be read at a connect: the connect still works, the log says why', async () => {
+  it('keeps the tools when the server cannot be read at a refresh: the refresh says why, the key is not in it', async () => {
     keyed.down = 503;
-    const warned = logged.length;
     const renewed = `key-${randomBytes(12).toString('hex')}`;
     try {
       const patched = await server.call('PATCH', `/api/default/connections/${keyedConnectionId}`, {
@@ -441,14 +418,15 @@ describe('an MCP server as a connector without code, with an API key', () => {
       });
       expect(patched.status, JSON.stringify(patched.body)).toBe(200);
       expect(patched.body.connection.status).toBe('active');
+      const refreshed = await server.call('POST', '/api/default/connectors/mcpkeyed/refresh', { body: {} });
+      expect(refreshed.status).toBe(422);
+      expect(refreshed.body.errors[0].path).toBe('/definition/mcpConfig/upstreamUrl');
+      expect(JSON.stringify(refreshed.body)).not.toContain(renewed);
     } finally {
       keyed.down = null;
     }
     const { definition } = await connector('mcpkeyed');
     expect(Object.keys(definition.actions).sort()).toEqual(['delete_item', 'search']);
-    const lines = logged.slice(warned).join('');
-    expect(lines).toContain("could not read the MCP server's tools with the connection's credentials");
-    expect(lines).not.toContain(renewed);
   }, 60_000);
 });
 

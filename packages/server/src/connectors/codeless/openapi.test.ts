@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentTurns } from '../../../test/agent-turns.js';
 import {
   type FakeChatCompletions,
   type RecordedRequest,
@@ -29,31 +30,13 @@ const definition = (extra: Record<string, unknown> = {}) => ({
   openapiConfig: { specUrl: pets.specUrl, includeTags: ['pets'], ...extra },
 });
 
-const lastMessage = (request: RecordedRequest) => request.body.messages.at(-1);
 const toolNames = (request: RecordedRequest | undefined) =>
   (request?.body.tools ?? []).map((t) => t.function.name).filter((name) => name.startsWith('pets__'));
 
-function calling(tool: string, args: Record<string, unknown>) {
-  fake.answer = (request) =>
-    lastMessage(request)?.role === 'tool'
-      ? { text: `done: ${String(lastMessage(request)?.content)}` }
-      : { toolCalls: [{ name: tool, arguments: args }] };
-}
-
-const send = (agentId: string, content: string) =>
-  server.call('POST', `/api/v1/agents/${agentId}/messages`, {
-    body: { platform: 'api', content },
-    headers: { prefer: 'wait=20' },
-  });
-
-async function until(agentId: string, messageId: string, statuses: string[], ms = 20_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const res = await server.call('GET', `/api/v1/agents/${agentId}/messages/${messageId}`);
-    if (statuses.includes(res.body.status) || Date.now() > deadline) return res.body;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const { calling, send, until } = agentTurns(
+  () => server,
+  () => fake,
+);
 
 beforeAll(async () => {
   fake = await startFakeChatCompletions();

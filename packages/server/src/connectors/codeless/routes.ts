@@ -35,6 +35,7 @@ export async function installCodeless(
     egress: options.egress.policy,
     // An upgrade keeps the org's overrides unless the request gives new ones.
     approvalOverrides: extra.approvalOverrides ?? current?.approval_overrides ?? {},
+    previous: current,
   });
   return upsertInstall(
     options.pool,
@@ -86,26 +87,16 @@ export async function refreshCodeless(
     egress: options.egress.policy,
     credentials: flatStored(stored),
     approvalOverrides: row.approval_overrides,
+    previous: row,
   });
-  // Refused (a revoked token, a wrong new key): the tools it listed before stay, with the warning,
-  // rather than every tool vanishing until someone fixes the credentials.
-  const { definition, generated } =
-    read.generated.warning === null
-      ? read
-      : {
-          definition: row.definition,
-          generated: {
-            ...row.generated,
-            refreshedAt: read.generated.refreshedAt,
-            warning: read.generated.warning,
-          },
-        };
+  const { definition, generated } = read;
   const written = await upsertInstall(
     options.pool,
     orgId,
     definition,
     { generated, approvalOverrides: undefined },
     undefined,
+    row.updated_at,
   );
   const before = Object.keys(row.definition.actions ?? {});
   const after = Object.keys(definition.actions ?? {});
@@ -203,7 +194,9 @@ export function codelessRoutes(
               added: z.array(z.string()).describe('action keys the upstream offers now and did not before'),
               removed: z.array(z.string()).describe('action keys it no longer offers: no longer tools'),
             }),
+            409: problemResponse('The connector changed while its upstream was read: nothing was written'),
             422: problemResponse('The connector has code, or its upstream could not be read'),
+            429: problemResponse('This server is reading too many upstreams; try again'),
             ...problemResponses,
           },
         },

@@ -14,6 +14,7 @@ import {
   OPENAPI_LIMITS,
   type SyncCredentials,
 } from '@svc/connector-sdk';
+import { redact } from './redact.js';
 import type { CodelessModule, CodelessSource, ListTask, UpstreamActions } from './types.js';
 
 /** Tools one MCP server may offer; more is a server we will not turn into tools for a model. */
@@ -286,7 +287,7 @@ async function callUpstream(
     });
     return toolResult(result as ToolAnswer);
   } catch (error) {
-    return { success: false, error: redact(`the MCP server: ${reason(error as Error)}`, secrets) };
+    return { success: false, error: redact(`the MCP server: ${reason(error as Error)}`, secrets) as string };
   } finally {
     await client?.close().catch(() => {});
   }
@@ -318,9 +319,3 @@ const reason = (error: Error) => {
 };
 
 const withoutQuery = (url: string) => url.replace(/[?#].*$/, '');
-
-function redact(text: string, secrets: string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
-  return out;
-}
