@@ -152,10 +152,13 @@ export async function loadRunScope(pool: Pool, run: ClaimedRun, key: Buffer): Pr
   };
 }
 
-/** The module the child imports: a bundled package, or the installed source as a file. */
 /** What an OAuth grant holds besides its tokens. */
 const TOKEN_METADATA = new Set(['scope', 'expiresAt', 'tokenType', 'provider']);
 
+/**
+ * The module the child imports: a bundled package, the installed source as a file, or none (a
+ * connector without code, built from what svc read from its upstream).
+ */
 export async function connectorModule(scope: RunScope): Promise<ConnectorModule> {
   if (scope.generated) return codelessModule(scope.definition, scope.generated);
   if (scope.package) {
