@@ -2,10 +2,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentTurns } from '../../../test/agent-turns.js';
-import {
-  type FakeChatCompletions,
-  startFakeChatCompletions,
-} from '../../../test/fakes/chat-completions.js';
+import { type FakeChatCompletions, startFakeChatCompletions } from '../../../test/fakes/chat-completions.js';
 import { createToken, startTestServer, type TestServer } from '../../../test/harness.js';
 import { startTestRunWorkers } from '../../../test/runtime.js';
 import type { RunWorkers } from '../../runs/worker.js';
